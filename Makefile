@@ -1,0 +1,45 @@
+# Evidence desk: `make run` (from a fresh clone to a running app) and `make test` (the whole suite).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test test-fast down services bench eval lint clean-data browsers
+
+$(STAMP): requirements.txt requirements-nodeps.txt
+	@boot=$$(scripts/find-python.sh) || exit 1; \
+	if [ ! -x $(PY) ]; then echo "creating $(VENV) with $$boot"; "$$boot" -m venv $(VENV) || exit 1; fi
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
+	@touch $(STAMP)
+
+services: $(STAMP)
+	@$(PY) scripts/services.py up
+
+setup: services
+	@$(PY) manage.py migrate --noinput -v 0
+	@echo "setup done: services up, database migrated"
+
+run: $(STAMP)
+	@$(PY) scripts/run.py
+
+browsers:
+	@scripts/ensure-chromium.sh
+
+test: setup browsers
+	@$(PY) -m pytest tests $(PYTEST_ARGS)
+
+test-fast: setup
+	@$(PY) -m pytest tests -m "not browser and not slow" $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	@$(PY) -m ruff check .
+
+down:
+	@if [ -x $(PY) ]; then $(PY) scripts/services.py down; fi
+
+bench: setup
+	@$(PY) bench/run_all.py
+
+eval: setup
+	@$(PY) scripts/eval_dev.py

@@ -1,0 +1,1 @@
+"""Evidence desk: the research app."""

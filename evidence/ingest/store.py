@@ -1,0 +1,170 @@
+"""Write parsed documents to Postgres: each document with its passages, regions and vectors, or nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import numpy as np
+from django.db import IntegrityError, transaction
+
+from ..models import Collection, Document, Passage, Region
+from .chunking import make_passages
+from .types import ParsedDocument
+
+# Documents are embedded and written in groups: big enough to batch the model well, small enough that
+# progress moves and a failure loses little work.
+GROUP_SIZE = 64
+
+
+@dataclass
+class StoreResult:
+    documents: list[int] = field(default_factory=list)  # ids of the documents written
+    duplicates: list[str] = field(default_factory=list)  # titles/docids skipped as duplicates
+    passages: int = 0
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def docid_from_name(source_name: str) -> str:
+    """Derive a readable docid from a file name: its stem, reduced to safe characters."""
+    stem = PurePosixPath(source_name.replace("\\", "/")).name
+    stem = re.sub(r"\.(pdf|txt|text|md|markdown|html?|xhtml|n?xml|json|jsonl)$", "", stem, flags=re.I)
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.")[:120] or "document"
+
+
+def unique_docid(collection: Collection, wanted: str, taken: set[str]) -> str:
+    candidate, suffix = wanted, 2
+    while candidate in taken or Document.objects.filter(collection=collection, docid=candidate).exists():
+        candidate = f"{wanted}-{suffix}"
+        suffix += 1
+    taken.add(candidate)
+    return candidate
+
+
+def passage_index_text(title: str, body: str) -> str:
+    """Return the text a passage is indexed and embedded as: title plus body (SPEC 3)."""
+    return f"{title}\n{body}" if title else body
+
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+def store_documents(
+    collection: Collection,
+    source_name: str,
+    parsed: Sequence[ParsedDocument],
+    embed: Embed | None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> StoreResult:
+    """Write documents group by group; a document is committed whole (text, passages, regions, vectors) or not at all.
+
+    `embed` None skips vectors (they can be added later); `on_progress(documents, passages)` reports each group.
+    """
+    result = StoreResult()
+    known = set(
+        Document.objects.filter(
+            collection=collection, sha256__in=[text_sha256(d.text) for d in parsed]
+        ).values_list("sha256", flat=True)
+    )
+    fresh: list[ParsedDocument] = []
+    for doc in parsed:
+        digest = text_sha256(doc.text)
+        if digest in known:
+            result.duplicates.append(doc.docid or doc.title or source_name)
+            continue
+        known.add(digest)
+        fresh.append(doc)
+
+    taken: set[str] = set()
+    for offset in range(0, len(fresh), GROUP_SIZE):
+        group = fresh[offset : offset + GROUP_SIZE]
+        rows = [_plan_rows(collection, source_name, doc, taken) for doc in group]
+        if embed is not None:
+            _embed_rows(rows, embed)
+        for row in rows:
+            try:
+                with transaction.atomic():
+                    row.write()
+            except IntegrityError:
+                # Another worker stored the same text meanwhile: the unique constraint is the final judge.
+                result.duplicates.append(row.document.docid)
+                continue
+            result.documents.append(row.document.pk)
+            result.passages += len(row.passages)
+        if on_progress is not None:
+            on_progress(len(group), sum(len(row.passages) for row in rows))
+    return result
+
+
+@dataclass
+class _Rows:
+    document: Document
+    passages: list[Passage]
+    regions: list[Region]
+    passage_texts: list[str]
+    sentence_texts: list[str]
+
+    def write(self) -> None:
+        self.document.save()
+        for item in (*self.passages, *self.regions):
+            item.document = self.document
+        Passage.objects.bulk_create(self.passages)
+        Region.objects.bulk_create(self.regions)
+
+
+def _plan_rows(collection: Collection, source_name: str, doc: ParsedDocument, taken: set[str]) -> _Rows:
+    docid = unique_docid(collection, doc.docid or docid_from_name(source_name), taken)
+    title = doc.title.strip() or docid
+    document = Document(
+        collection=collection,
+        docid=docid,
+        title=title,
+        source_name=source_name[:500],
+        source_format=doc.source_format,
+        sha256=text_sha256(doc.text),
+        text=doc.text,
+        pages=[[page.number, page.start, page.end] for page in doc.pages],
+        metadata=doc.metadata,
+    )
+    spans = make_passages(doc)
+    passages = [Passage(ordinal=span.ordinal, start=span.start, end=span.end) for span in spans]
+    passage_texts = [passage_index_text(title, doc.text[span.start : span.end]) for span in spans]
+    regions: list[Region] = []
+    ordinals: dict[str, int] = {}
+    for region in doc.regions:
+        ordinal = ordinals.get(region.kind, 0)
+        ordinals[region.kind] = ordinal + 1
+        regions.append(
+            Region(
+                kind=region.kind,
+                ordinal=ordinal,
+                start=region.start,
+                end=region.end,
+                label=region.label[:2000],
+                page=region.page,
+            )
+        )
+    sentence_texts = [doc.text[r.start : r.end] for r in regions if r.kind == Region.Kind.SENTENCE]
+    return _Rows(document, passages, regions, passage_texts, sentence_texts)
+
+
+def _embed_rows(rows: list[_Rows], embed: Embed) -> None:
+    texts = [text for row in rows for text in (*row.passage_texts, *row.sentence_texts)]
+    if not texts:
+        return
+    vectors = embed(texts)
+    cursor = 0
+    for row in rows:
+        for passage in row.passages:
+            passage.embedding = vectors[cursor]
+            cursor += 1
+        for region in row.regions:
+            if region.kind == Region.Kind.SENTENCE:
+                region.embedding = vectors[cursor]
+                cursor += 1

