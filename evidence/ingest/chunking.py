@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .sentences import split_sentences
 from .types import ParsedDocument
 
-_BLOCK = re.compile(r"\S(?:.*?\S)?(?=\s*\n[ \t]*\n|\s*$)", re.S)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _WORD = re.compile(r"\S+")
 
 
@@ -28,15 +28,16 @@ def _word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _units(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int, int]]:
     """Split a block into (start, end, words) units of at most max_words words each."""
-    words = len(_word_spans(text, start, end))
+    words = len(text[start:end].split())
     if words <= max_words:
         return [(start, end, words)]
     units: list[tuple[int, int, int]] = []
     for s, e in split_sentences(text, start, end):
-        spans = _word_spans(text, s, e)
-        if len(spans) <= max_words:
-            units.append((s, e, len(spans)))
+        count = len(text[s:e].split())
+        if count <= max_words:
+            units.append((s, e, count))
             continue
+        spans = _word_spans(text, s, e)
         # A sentence longer than the budget (a table, a reference list) falls back to word windows.
         for i in range(0, len(spans), max_words):
             window = spans[i : i + max_words]
@@ -46,7 +47,16 @@ def _units(text: str, start: int, end: int, max_words: int) -> list[tuple[int, i
 
 def _blocks(text: str) -> list[tuple[int, int]]:
     """Return the blank-line separated blocks of the text, trimmed of whitespace."""
-    return [m.span() for m in _BLOCK.finditer(text)]
+    bounds = [0, *(i for m in _BLANK_LINE.finditer(text) for i in m.span()), len(text)]
+    blocks: list[tuple[int, int]] = []
+    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            blocks.append((start, end))
+    return blocks
 
 
 def make_passages(doc: ParsedDocument, max_words: int = 250) -> list[PassageSpan]:

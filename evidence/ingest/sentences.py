@@ -19,16 +19,17 @@ ABBREVIATIONS = frozenset({
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets, then whitespace.
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_TOKEN_BEFORE = re.compile(r"(\S+)$")
 _DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
     """Tell whether the period at ``dot`` closes an abbreviation or an initial."""
-    match = _TOKEN_BEFORE.search(text, 0, dot)
-    if match is None:
+    begin = dot
+    while begin > 0 and not text[begin - 1].isspace():  # walk back: a regex search would rescan the prefix
+        begin -= 1
+    token = text[begin:dot].lstrip("(['\"“‘")
+    if not token:
         return False
-    token = match.group(1).lstrip("(['\"“‘")
     if len(token) == 1 and token.isalpha() and token.isupper():
         return True  # an initial such as "J. Smith" or "Daniel S. Weld"
     if _DOTTED.fullmatch(token):

@@ -15,6 +15,9 @@ from ..models import Collection, Document, Passage, Region
 from .chunking import make_passages
 from .types import ParsedDocument
 
+# Formats that hold one paper per file: the same paper uploaded as PDF and as S2ORC/JATS is one document.
+PAPER_FORMATS = {"pdf", "s2orc", "jats", "html", "markdown", "text"}
+
 # Documents are embedded and written in groups: big enough to batch the model well, small enough that
 # progress moves and a failure loses little work.
 GROUP_SIZE = 64
@@ -29,6 +32,12 @@ class StoreResult:
 
 def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def title_key(title: str) -> str:
+    """Return a normalised title for cross-format duplicate detection ('' when too short to trust)."""
+    key = re.sub(r"[^a-z0-9]+", " ", title.lower()).strip()
+    return key if len(key) >= 24 else ""
 
 
 def docid_from_name(source_name: str) -> str:
@@ -72,13 +81,25 @@ def store_documents(
             collection=collection, sha256__in=[text_sha256(d.text) for d in parsed]
         ).values_list("sha256", flat=True)
     )
+    titles = {
+        title_key(title): docid
+        for title, docid in Document.objects.filter(
+            collection=collection, source_format__in=PAPER_FORMATS
+        ).values_list("title", "docid")
+    }
     fresh: list[ParsedDocument] = []
     for doc in parsed:
         digest = text_sha256(doc.text)
+        key = title_key(doc.title) if doc.source_format in PAPER_FORMATS else ""
         if digest in known:
-            result.duplicates.append(doc.docid or doc.title or source_name)
+            result.duplicates.append(f"{doc.docid or doc.title or source_name} (same text as a stored document)")
+            continue
+        if key and key in titles:
+            result.duplicates.append(f"{doc.title[:80]} (same title as docid {titles[key]})")
             continue
         known.add(digest)
+        if key:
+            titles[key] = doc.docid or source_name
         fresh.append(doc)
 
     taken: set[str] = set()

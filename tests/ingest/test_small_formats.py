@@ -122,3 +122,16 @@ def test_it_detects_formats(filename: str, data: bytes, fmt: str) -> None:
 def test_it_normalises_unicode_and_controls() -> None:
     (doc,) = parse_file("n.txt", "Cafe\u0301 \x07bell\tand\u00a0space.".encode())
     assert doc.text == "Café bell and space."
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "<p>café – ok</p>".encode(),
+        '<?xml version="1.0" encoding="utf-8"?><html><body><p>café – ok</p></body></html>'.encode(),
+        '<html><head><meta charset="iso-8859-1"></head><body><p>café – ok</p></body></html>'.encode("cp1252"),
+    ],
+)
+def test_it_reads_html_encodings(data: bytes) -> None:
+    (doc,) = parse_file("page.html", data)
+    assert doc.text == "café – ok"

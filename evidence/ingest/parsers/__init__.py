@@ -85,7 +85,12 @@ def _sniff(filename: str, data: bytes) -> tuple[str, Any]:
 
 def detect_format(filename: str, data: bytes) -> str:
     """Return the format name of a file, raising IngestError for unknown formats."""
-    return _sniff(filename, data)[0]
+    try:
+        return _sniff(filename, data)[0]
+    except IngestError:
+        raise
+    except (RecursionError, ValueError) as exc:  # absurdly nested JSON, integers past Python's digit limit
+        raise IngestError(filename, f"could not be read ({type(exc).__name__})") from exc
 
 
 def expand_upload(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> list[tuple[str, bytes]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import lxml.html
 from lxml import etree
 
@@ -25,6 +27,8 @@ BLOCKS = frozenset({
 })
 # fmt: on
 CELLS = frozenset({"td", "th"})
+_CHARSET = re.compile(rb"""charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 class _Walker:
@@ -68,10 +72,34 @@ class _Walker:
             self.buffer.append(" ")
 
 
+def _decode(data: bytes) -> str:
+    """Decode HTML bytes like a browser: BOM, then declared charset, then UTF-8, then Windows-1252."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    declared = _CHARSET.search(data[:4096])
+    if declared:
+        name = declared.group(1).decode("ascii").lower()
+        # WHATWG: pages labelled Latin-1 or ASCII are decoded as Windows-1252.
+        name = "cp1252" if name in {"iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii"} else name
+        try:
+            return data.decode(name, errors="replace")
+        except LookupError:
+            pass  # an unknown label: fall through to the guesses below
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _root(data: bytes) -> lxml.html.HtmlElement:
+    """Parse HTML bytes into a tree from text we decoded ourselves (libxml2 would assume Latin-1)."""
+    # lxml refuses a str that still carries an XML encoding declaration.
+    return lxml.html.document_fromstring(_XML_DECLARATION.sub("", _decode(data), count=1))
+
+
 def parse_html(filename: str, data: bytes) -> list[ParsedDocument]:
     """Parse an HTML page into canonical plain text with sections and paragraphs."""
-    # lxml reads the charset from <meta>; bytes keep that working.
-    root = lxml.html.document_fromstring(data)
+    root = _root(data)
     title = ""
     title_el = root.find(".//title")
     if title_el is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..builder import DocumentBuilder
@@ -9,6 +10,7 @@ from ..textnorm import squash
 from ..types import ParsedDocument
 from .common import file_stem
 
+_ABSTRACT_LABEL = re.compile(r"^\s*abstract\b\s*[:.\-—]?\s*(?=\S)", re.I)
 PARSE_KEYS = ("latex_parse", "pdf_parse", "grobid_parse")
 
 
@@ -35,7 +37,7 @@ def _paragraphs(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, str):
         return [{"text": value, "section": ""}] if value.strip() else []
     if isinstance(value, list):
-        return [p if isinstance(p, dict) else {"text": str(p)} for p in value]
+        return [dict(p) if isinstance(p, dict) else {"text": str(p)} for p in value]  # copies: callers relabel
     return []
 
 
@@ -63,6 +65,9 @@ def parse_s2orc_object(obj: dict[str, Any], filename: str) -> ParsedDocument:
     builder = DocumentBuilder()
     for para in abstract:
         para["section"] = "Abstract"  # one label for every abstract paragraph, whatever the source said
+    if abstract:
+        # GROBID keeps the printed label: "Abstract:This paper investigates ..." duplicates the heading.
+        abstract[0]["text"] = _ABSTRACT_LABEL.sub("", str(abstract[0].get("text") or ""), count=1)
     _add_paragraphs(builder, abstract, "Abstract")
     _add_paragraphs(builder, _paragraphs(source.get("body_text")), "")
     _add_paragraphs(builder, _paragraphs(source.get("back_matter")), "")

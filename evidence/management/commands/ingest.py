@@ -22,7 +22,7 @@ def expand_paths(paths: list[str]) -> list[Path]:
             files.extend(
                 p
                 for p in sorted(path.rglob("*"))
-                if p.is_file() and not any(part.startswith(".") for part in p.parts)
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
         elif path.is_file():
             files.append(path)

@@ -1,0 +1,192 @@
+"""Labelled development data for the judge as pure examples, with a fixed fit / held-out split.
+
+SciFact train claims sorted by id: the first 80% fit the sentence and document heads, the last 20%
+are held out. HotpotQA (30 dev questions) and QASPER (25 dev questions) are never used for fitting
+the SciFact heads; their own heads are reported by 5-fold cross-validation grouped by question.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evidence.ingest.parsers import parse_file
+from evidence.ingest.textnorm import squash
+from evidence.ingest.types import ParsedDocument, Region
+
+DATA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+CACHE_DIR = Path(__file__).resolve().parents[2] / ".data" / "cache" / "judge"
+FIT_FRACTION = 0.8
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A SciFact claim with its cited documents and gold rationale sentence indices (region order)."""
+
+    id: int
+    text: str
+    cited: tuple[str, ...]
+    rationales: dict[str, frozenset[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question over a few documents with gold evidence region indices per document."""
+
+    id: str
+    text: str
+    docids: tuple[str, ...]
+    gold: dict[str, frozenset[int]]
+    answer: str = ""
+
+
+def sha256_file(path: Path) -> str:
+    """Return the hex SHA-256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def sentence_regions(doc: ParsedDocument) -> list[Region]:
+    """Return the document's sentence regions in text order."""
+    return doc.regions_of("sentence")
+
+
+def paragraph_regions(doc: ParsedDocument) -> list[Region]:
+    """Return the document's paragraph regions in text order."""
+    return doc.regions_of("paragraph")
+
+
+def load_scifact_corpus(path: Path | None = None) -> list[ParsedDocument]:
+    """Parse the SciFact corpus with the project's own parser (one document per abstract)."""
+    path = path or DATA_DIR / "scifact" / "corpus.jsonl"
+    return parse_file(path.name, path.read_bytes())
+
+
+def _region_index(doc: ParsedDocument | None, sentence: int) -> int | None:
+    """Map an abstract sentence index to its sentence region index (empty sentences were dropped)."""
+    if doc is None:
+        return None
+    dropped = doc.metadata.get("dropped_sentences") or []
+    if sentence in dropped:
+        return None
+    return sentence - sum(1 for d in dropped if d < sentence)
+
+
+def load_scifact_claims(docs: Sequence[ParsedDocument], path: Path | None = None) -> list[Claim]:
+    """Load SciFact claims sorted by id, rationale indices mapped onto sentence regions."""
+    path = path or DATA_DIR / "scifact" / "claims_train.json"
+    by_id = {d.docid: d for d in docs}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    claims = []
+    for item in sorted(raw, key=lambda c: int(c["id"])):
+        rationales: dict[str, frozenset[int]] = {}
+        for docid, sets in (item.get("evidence") or {}).items():
+            idx = {_region_index(by_id.get(str(docid)), s) for ev in sets for s in ev["sentences"]}
+            rationales[str(docid)] = frozenset(i for i in idx if i is not None)
+        cited = tuple(str(d) for d in item.get("cited_doc_ids") or [])
+        claims.append(Claim(int(item["id"]), str(item["claim"]), cited, rationales))
+    return claims
+
+
+def split_claims(claims: Sequence[Claim]) -> tuple[list[Claim], list[Claim]]:
+    """Return (fit, held_out): claims sorted by id, first 80% and last 20%."""
+    ordered = sorted(claims, key=lambda c: c.id)
+    cut = int(round(len(ordered) * FIT_FRACTION))
+    return ordered[:cut], ordered[cut:]
+
+
+def load_hotpotqa(path: Path | None = None) -> tuple[list[ParsedDocument], list[Question]]:
+    """Turn each question's context paragraphs into mini documents with exact sentence regions."""
+    path = path or DATA_DIR / "hotpotqa" / "hotpot-dev-distractor-30.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    docs: list[ParsedDocument] = []
+    questions: list[Question] = []
+    for qi, item in enumerate(raw):
+        qid = str(item.get("id") or item.get("_id") or f"hotpot-{qi}")
+        gold_pairs = set(zip(item["supporting_facts"]["title"], item["supporting_facts"]["sent_id"], strict=True))
+        docids, gold = [], {}
+        for pi, (title, sents) in enumerate(zip(item["context"]["title"], item["context"]["sentences"], strict=True)):
+            # HotpotQA sentences carry their leading space: the paragraph is their concatenation.
+            text = "".join(sents)
+            regions, pos = [], 0
+            for s in sents:
+                lead = len(s) - len(s.lstrip())
+                body = s.strip()
+                if body:
+                    regions.append(Region("sentence", pos + lead, pos + lead + len(body), title))
+                pos += len(s)
+            docid = f"{qid}/{pi}"
+            para = Region("paragraph", 0, len(text), title)
+            docs.append(ParsedDocument(title, text, "hotpotqa", docid, [para, *regions]))
+            docids.append(docid)
+            # Map gold sent_id (index into the raw list) to the kept sentence regions.
+            kept = [i for i, s in enumerate(sents) if s.strip()]
+            gold[docid] = frozenset(kept.index(s) for t, s in gold_pairs if t == title and s in kept)
+        questions.append(Question(qid, str(item["question"]), tuple(docids), gold, str(item.get("answer", ""))))
+    return docs, questions
+
+
+def load_qasper(path: Path | None = None) -> tuple[list[ParsedDocument], list[Question]]:
+    """Parse QASPER papers with the project's parser and map gold evidence onto paragraph regions."""
+    path = path or DATA_DIR / "qasper" / "qasper-dev-sample.json"
+    docs = parse_file(path.name, path.read_bytes())
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    questions: list[Question] = []
+    for doc in docs:
+        keys = {squash(doc.text[r.start : r.end]): i for i, r in enumerate(paragraph_regions(doc))}
+        for qa in raw[doc.docid].get("qas") or []:
+            gold: set[int] = set()
+            for ans in qa.get("answers") or []:
+                for ev in ans["answer"].get("evidence") or []:
+                    i = keys.get(squash(ev))
+                    if i is not None:  # "FLOAT SELECTED" tables and figures are not paragraphs
+                        gold.add(i)
+            qid = str(qa.get("question_id") or f"{doc.docid}/{len(questions)}")
+            questions.append(Question(qid, str(qa["question"]), (doc.docid,), {doc.docid: frozenset(gold)}))
+    return docs, questions
+
+
+def cached_embeddings(name: str, key: str, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray]) -> np.ndarray:
+    """Return embeddings of texts from .data/cache (keyed by a data hash), computing them when missing."""
+    digest = hashlib.sha256(key.encode() + b"\0" + "\x1f".join(texts).encode()).hexdigest()[:16]
+    path = CACHE_DIR / f"{name}-{digest}.npy"
+    if path.is_file():
+        return np.load(path)
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npy")
+    np.save(tmp, vectors)
+    tmp.replace(path)
+    return vectors
+
+
+def region_texts(docs: Sequence[ParsedDocument], kind: str) -> tuple[list[str], np.ndarray]:
+    """Return the texts of every region of one kind and the per-document offsets into that list."""
+    texts: list[str] = []
+    offsets = [0]
+    for doc in docs:
+        texts.extend(doc.text[r.start : r.end] for r in doc.regions_of(kind))
+        offsets.append(len(texts))
+    return texts, np.asarray(offsets, dtype=np.int64)
+
+
+def unit_text(doc: ParsedDocument) -> str:
+    """Return the text a whole short document is embedded as (title plus body, as passages are)."""
+    return f"{doc.title}\n{doc.text}" if doc.title else doc.text
+
+
+def embed_collection(
+    name: str, data_file: Path, docs: Sequence[ParsedDocument], queries: Sequence[str], kind: str,
+    embed: Callable[[Sequence[str]], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (unit vectors, region vectors, region offsets per doc, query vectors), cached on disk."""
+    key = sha256_file(data_file)
+    texts, offsets = region_texts(docs, kind)
+    units = cached_embeddings(f"{name}-units", key, [unit_text(d) for d in docs], embed)
+    regions = cached_embeddings(f"{name}-{kind}", key, texts, embed)
+    qvecs = cached_embeddings(f"{name}-queries", key, list(queries), embed)
+    return units, regions, offsets, qvecs
