@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import sys
@@ -41,19 +42,24 @@ def load_corpus(path: Path) -> tuple[list[str], list[str]]:
 def time_case(embedder: Embedder, name: str, sample: list[str], total: int) -> dict[str, object]:
     """Embed `sample` once after a warm-up batch and return throughput figures."""
     embedder.embed(sample[:8])
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     embedder.embed(sample)
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     rate = len(sample) / seconds
     return {
         "case": name,
         "n": len(sample),
         "seconds": round(seconds, 2),
+        # CPU time and load show whether other processes shared the cores during the run.
+        "cpu_s": round(cpu_seconds, 2),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
         "per_s": round(rate, 1),
         "corpus_total": total,
         "corpus_est_s": round(total / rate, 1),
         "threads": embedder.threads,
         "batch_size": embedder.batch_size,
+        "max_batch_tokens": embedder.max_batch_tokens,
         "peak_rss_mb": round(peak_rss_mb(), 1),
     }
 

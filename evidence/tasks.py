@@ -31,3 +31,12 @@ def enqueue_ingest(job_id: int) -> None:
     job = IngestJob.objects.get(pk=job_id)
     for file_id in jobs.pending_file_ids(job):
         transaction.on_commit(lambda file_id=file_id: ingest_file.delay(file_id))
+
+
+@shared_task(name="evidence.run_research", acks_late=True)
+def run_research(run_id: int) -> str | None:
+    """Run a research run to its end status; a repeated delivery of a claimed run is a no-op."""
+    from .agent.loop import execute_run
+
+    run = execute_run(run_id)
+    return run.status if run else None

@@ -168,15 +168,25 @@ class ResearchTools:
         self.emit(
             self.run.pk,
             "read_search_results",
-            {"search_id": search_id, "reason": reason, "offset": offset, "limit": limit, "docids": [h.docid for h in page]},
+            {
+                "search_id": search_id,
+                "reason": reason,
+                "offset": offset,
+                "limit": limit,
+                "docids": [h.docid for h in page],
+            },
         )
-        return ToolResult(text, {"docids": [hit.docid for hit in page], "next_offset": last + 1 if last < total else None})
+        return ToolResult(
+            text, {"docids": [hit.docid for hit in page], "next_offset": last + 1 if last < total else None}
+        )
 
     def read_document(self, reason: str, docid: str, offset: int = 1, limit: int = 200) -> ToolResult:
         """Read a document by lines: a header `[docid=X lines a-b of N]` and a continuation hint."""
         document = Document.objects.filter(collection_id=self.run.collection_id, docid=docid).first()
         if document is None:
-            raise ToolError(f"read_document: docid {docid!r} is not in this collection. Use a docid from search results.")
+            raise ToolError(
+                f"read_document: docid {docid!r} is not in this collection. Use a docid from search results."
+            )
         lines = document_lines(document.text)
         total = len(lines)
         if offset < 1 or offset > total:
@@ -196,8 +206,14 @@ class ResearchTools:
         self.emit(
             self.run.pk,
             "read_document",
-            {"docid": docid, "title": document.title, "reason": reason, "lines": [offset, last, total],
-             "start": start, "end": end},
+            {
+                "docid": docid,
+                "title": document.title,
+                "reason": reason,
+                "lines": [offset, last, total],
+                "start": start,
+                "end": end,
+            },
         )
         return ToolResult(text, {"docid": docid, "start": start, "end": end, "lines": [offset, last, total]})
 
@@ -218,21 +234,24 @@ class ResearchTools:
                 continue
             start, end = self._passage_range(document, hit.passage)
             body = document.text[start:end]
-            matched = sorted({word for term, word in query_terms.items() if term in set(index.analyze(
-                document.title + " " + body))})
+            matched = sorted(
+                {word for term, word in query_terms.items() if term in set(index.analyze(document.title + " " + body))}
+            )
             excerpt = excerpt_around(body, matched, EXCERPT_CHARS)
-            entries.append({
-                "rank": rank,
-                "docid": hit.docid,
-                "title": document.title,
-                "score": round(hit.score, 4),
-                "matched": matched,
-                "excerpt": excerpt,
-                "text": (
-                    f"{rank}. [docid={hit.docid}] {document.title} (score {hit.score:.4f})\n"
-                    f"   matched: {', '.join(matched) or '-'}\n   excerpt: {excerpt}"
-                ),
-            })
+            entries.append(
+                {
+                    "rank": rank,
+                    "docid": hit.docid,
+                    "title": document.title,
+                    "score": round(hit.score, 4),
+                    "matched": matched,
+                    "excerpt": excerpt,
+                    "text": (
+                        f"{rank}. [docid={hit.docid}] {document.title} (score {hit.score:.4f})\n"
+                        f"   matched: {', '.join(matched) or '-'}\n   excerpt: {excerpt}"
+                    ),
+                }
+            )
         return entries
 
     @staticmethod

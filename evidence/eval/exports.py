@@ -3,7 +3,8 @@
 TREC: one line `qid Q0 docid rank score tag` per document, ranks from 1. trec_eval ignores the rank
 column and re-sorts by score descending, then docid descending (form_res_rels.c), so we write lines in
 that same order: the file then reads the same to trec_eval and to a human. Scores are written with
-repr() so the printed value round-trips exactly and cannot create ties our sort did not see.
+repr() so the printed value round-trips exactly and cannot create ties our sort did not see (trec_eval
+holds scores as C floats; scores equal to ~7 digits may still tie there).
 
 BrowseComp-Plus (texttron/BrowseComp-Plus): one `run_*.json` per query, as written by
 search_agent/openai_client.py (`_persist_response`) and read by scripts_evaluation/evaluate_with_openai.py:
@@ -56,10 +57,15 @@ def trec_run(runs: Mapping[str, Sequence[tuple[str, float]]], tag: str, depth: i
     return "".join(f"{line}\n" for line in lines)
 
 
+def _result_item(kind: str, tool_name: str | None, arguments: Any, output: Any) -> dict[str, Any]:
+    """Return one `result` entry with the four keys the official writer emits."""
+    return {"type": kind, "tool_name": tool_name, "arguments": arguments, "output": output}
+
+
 def browsecomp_run(
-    query_id: str,
+    query_id: str | int,
     answer: str,
-    retrieved_docids: Sequence[str],
+    retrieved_docids: Sequence[str | int],
     tool_call_counts: Mapping[str, int],
     status: str = "completed",
     steps: Sequence[Mapping[str, Any]] = (),
@@ -67,11 +73,10 @@ def browsecomp_run(
     usage: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return one BrowseComp-Plus run object; the final answer is the last `output_text` result item."""
-    result = [{"type": s["type"], "tool_name": s.get("tool_name"), "arguments": s.get("arguments"),
-               "output": s.get("output")} for s in steps]  # fmt: skip
+    result = [_result_item(s["type"], s.get("tool_name"), s.get("arguments"), s.get("output")) for s in steps]
     if answer:
-        result.append({"type": "output_text", "tool_name": None, "arguments": None, "output": answer})
-    run: dict[str, Any] = {
+        result.append(_result_item("output_text", None, None, answer))
+    return {
         "metadata": dict(metadata or {}),
         "query_id": str(query_id),
         "tool_call_counts": {name: int(n) for name, n in sorted(tool_call_counts.items())},
@@ -81,9 +86,8 @@ def browsecomp_run(
         "retrieved_docids": list(dict.fromkeys(str(d) for d in retrieved_docids)),
         "result": result,
     }
-    return run
 
 
-def browsecomp_filename(query_id: str) -> str:
+def browsecomp_filename(query_id: str | int) -> str:
     """Return the run file name for a query; the evaluator globs run_*.json."""
     return f"run_{re.sub(r'[^A-Za-z0-9_.-]', '_', str(query_id))}.json"

@@ -15,7 +15,9 @@ Block features (sentences, paragraphs), BLOCK_FEATURES:
   results, data, baselines, method or model, appendix, analysis or discussion).
 Unit features (documents, passages), UNIT_FEATURES: the unit's cosine, retrieval score and rank,
   BM25 of the goal against the whole unit, the best and top-2 block cosines (raw, z-score, gap),
-  the best block BM25, lexical, number and entity overlap, length and title overlap.
+  the best block BM25, lexical, number and entity overlap, length, title overlap, the title string in
+  the goal and in the best other unit (HotpotQA's bridge cue).
+Stacked block features, STACKED_FEATURES: a head may append the unit head's probability and its rank.
 """
 
 from __future__ import annotations
@@ -54,8 +56,11 @@ BLOCK_FEATURES: tuple[str, ...] = (
 UNIT_FEATURES: tuple[str, ...] = (
     "unit_cos", "unit_cos_z", "unit_cos_gap", "score_mm", "score_z", "log_rank", "inv_rank",
     "bm25_mm", "bm25_z", "maxcos", "maxcos_z", "maxcos_gap", "top2cos", "max_block_bm25",
-    "overlap", "idf_overlap", "num_match", "ent_overlap", "log_len", "title_in_goal",
+    "overlap", "idf_overlap", "num_match", "ent_overlap", "log_len", "title_in_goal", "title_str_in_goal",
+    "title_in_top",
 )
+# Stacked block features: the unit head's probability for the block's unit and its rank in the set.
+STACKED_FEATURES: tuple[str, ...] = ("unit_p", "unit_p_rank")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 _ENTITY = re.compile(r"\b(?:[A-Z][\w\-]*[A-Za-z0-9]|[a-z]+[A-Z0-9][\w\-]*)\b")
 _WORD = re.compile(r"\S+")
@@ -134,6 +139,11 @@ def lexical(goal: str, texts: Sequence[str], token_lists: Sequence[Sequence[str]
             low = text.lower()
             out[i, 4] = sum(1 for e in gents if e in low) / len(gents)
     return out
+
+
+def title_key(title: str) -> str:
+    """Return a title without a trailing parenthetical, lower-cased ("Ed Wood (film)" -> "ed wood")."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip().lower()
 
 
 def section_flags(label: str) -> list[float]:
@@ -238,10 +248,18 @@ def unit_features(
         len(set(terms(u.title)) & gset) / max(len(set(terms(u.title))), 1) for u in units
     ])
     log_len = np.array([math.log1p(len(_WORD.findall(t))) for t in texts])
+    names = [title_key(u.title) for u in units]
+    low_goal = goal.lower()
+    in_goal = np.array([float(bool(n) and n in low_goal) for n in names])
+    best = np.argsort(-maxcos, kind="stable")
+    in_top = np.zeros(len(units))
+    for i, name in enumerate(names):
+        other = best[0] if best[0] != i else (best[1] if len(best) > 1 else -1)
+        in_top[i] = float(bool(name) and other >= 0 and name in units[other].text.lower())
     cols = [
         u_cos, zscore(u_cos), u_cos - (u_cos.max() if len(u_cos) else 0.0), minmax(scores), zscore(scores),
         np.log1p(ranks), 1.0 / ranks.clip(1), minmax(raw_bm), zscore(raw_bm), maxcos, zscore(maxcos),
         maxcos - (maxcos.max() if len(maxcos) else 0.0), top2, max_bbm, lex[:, 0], lex[:, 1], lex[:, 2], lex[:, 4],
-        log_len, title_in_goal,
+        log_len, title_in_goal, in_goal, in_top,
     ]
     return np.column_stack(cols) if len(units) else np.zeros((0, len(UNIT_FEATURES)))

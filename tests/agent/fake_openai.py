@@ -59,8 +59,9 @@ def completion(message: dict[str, Any], finish_reason: str, tokens: dict[str, An
     }
 
 
-def text(content: str, *, prompt: int = 50, completion_tokens: int = 10, cached: int = 0,
-         finish_reason: str = "stop") -> Reply:
+def text(
+    content: str, *, prompt: int = 50, completion_tokens: int = 10, cached: int = 0, finish_reason: str = "stop"
+) -> Reply:
     """Reply with assistant text."""
     message = {"role": "assistant", "content": content}
     return Reply(body=completion(message, finish_reason, usage(prompt, completion_tokens, cached)))

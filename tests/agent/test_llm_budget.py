@@ -58,8 +58,9 @@ def test_the_client_refuses_before_sending_anything(fake_openai):
     recorder = MemoryRecorder()
     cap = SpendingCap(worst_case_cost(request()) * 0.99)
     fake_openai.queue(text("never"))
-    with OpenAIClient(base_url=fake_openai.base_url, recorder=recorder, cap=cap) as client, pytest.raises(
-        BudgetExceeded
+    with (
+        OpenAIClient(base_url=fake_openai.base_url, recorder=recorder, cap=cap) as client,
+        pytest.raises(BudgetExceeded),
     ):
         client.complete(request())
     assert fake_openai.requests == [] and recorder.records == [] and cap.spent_usd == 0
@@ -101,7 +102,9 @@ def test_each_retry_is_checked_against_the_cap(fake_openai):
     cap = SpendingCap(worst * 1.5)
     fake_openai.queue(error(503, "busy"), text("never"))
     # While the client waits to retry, a parallel caller (a judge, say) spends most of what is left.
-    with OpenAIClient(base_url=fake_openai.base_url, cap=cap, sleep=lambda s: cap.add(worst)) as client, \
-            pytest.raises(BudgetExceeded):
+    with (
+        OpenAIClient(base_url=fake_openai.base_url, cap=cap, sleep=lambda s: cap.add(worst)) as client,
+        pytest.raises(BudgetExceeded),
+    ):
         client.complete(request())
     assert len(fake_openai.requests) == 1

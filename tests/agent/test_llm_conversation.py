@@ -68,7 +68,18 @@ def test_a_repeated_label_takes_the_last_one():
     assert parse_final_answer(text).exact_answer == "final"
 
 
-@pytest.mark.parametrize(("text", "value"), [("85%", 0.85), ("85 %", 0.85), ("0.85", 0.85), ("85", 0.85),
-                                             ("150%", 1.0), ("100%", 1.0), ("0", 0.0), ("unsure", None)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("85%", 0.85),
+        ("85 %", 0.85),
+        ("0.85", 0.85),
+        ("85", 0.85),
+        ("150%", 1.0),
+        ("100%", 1.0),
+        ("0", 0.0),
+        ("unsure", None),
+    ],
+)
 def test_confidence_is_read_as_a_fraction(text, value):
     assert parse_confidence(text) == (pytest.approx(value) if value is not None else None)

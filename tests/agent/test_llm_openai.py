@@ -1,5 +1,7 @@
 """The openai provider against the fake server: tool calls, retries in our code, errors, usage and cost."""
 
+import time
+
 import pytest
 
 from evidence.agent.llm import (
@@ -71,15 +73,26 @@ def test_it_sends_the_tool_result_back_in_openai_form(fake_openai):
     with client_for(fake_openai) as client:
         first = client.complete(ask())
         request = ask()
-        messages = (*request.messages, first.as_message(),
-                    ChatMessage("tool", "s1: 5 hits", tool_call_id=first.tool_calls[0].id, name="search"))
+        messages = (
+            *request.messages,
+            first.as_message(),
+            ChatMessage("tool", "s1: 5 hits", tool_call_id=first.tool_calls[0].id, name="search"),
+        )
         second = client.complete(ChatRequest(model="gpt-4o-mini", messages=messages, tools=(SEARCH,)))
 
     assert second.content == "Explanation: ..."
     sent = fake_openai.requests[1].body["messages"]
-    assert sent[2] == {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": "search", "arguments": '{"reason": "r", "query": "q"}'}}
-    ]}
+    assert sent[2] == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "search", "arguments": '{"reason": "r", "query": "q"}'},
+            }
+        ],
+    }
     assert sent[3] == {"role": "tool", "content": "s1: 5 hits", "tool_call_id": "call_1", "name": "search"}
 
 
@@ -100,7 +113,10 @@ def test_it_records_tokens_cost_cached_tokens_and_latency(fake_openai):
         response = client.complete(ask())
 
     assert (response.usage.input_tokens, response.usage.cached_tokens, response.usage.output_tokens) == (
-        10_000, 4_000, 1_000)
+        10_000,
+        4_000,
+        1_000,
+    )
     [record] = recorder.records
     assert record.ok and record.attempt == 1 and record.provider == "openai" and record.model == "gpt-4o-mini"
     assert record.request_hash == request_hash(ask())
@@ -114,8 +130,9 @@ def test_it_records_tokens_cost_cached_tokens_and_latency(fake_openai):
 
 def test_it_retries_429_honouring_retry_after_and_records_each_attempt(fake_openai):
     recorder, sleeps = MemoryRecorder(), []
-    fake_openai.queue(error(429, "Rate limit reached", retry_after="7"), error(429, "again", retry_after="999"),
-                      text("done"))
+    fake_openai.queue(
+        error(429, "Rate limit reached", retry_after="7"), error(429, "again", retry_after="999"), text("done")
+    )
     with client_for(fake_openai, recorder, sleeps, retry_after_max_s=20) as client:
         assert client.complete(ask()).content == "done"
 
@@ -157,8 +174,12 @@ def test_it_retries_a_timeout_then_succeeds(fake_openai):
 def test_it_retries_a_refused_connection_and_gives_up_with_the_last_error():
     recorder = MemoryRecorder()
     # Port 9 on loopback: nothing listens there, so every attempt is a connection error.
-    with OpenAIClient(base_url="http://127.0.0.1:9/v1", recorder=recorder, sleep=lambda s: None,
-                      max_attempts=3) as client, pytest.raises(LLMUnavailable) as raised:
+    with (
+        OpenAIClient(
+            base_url="http://127.0.0.1:9/v1", recorder=recorder, sleep=lambda s: None, max_attempts=3
+        ) as client,
+        pytest.raises(LLMUnavailable) as raised,
+    ):
         client.complete(ask())
 
     assert raised.value.attempts == 3
@@ -214,3 +235,28 @@ def test_it_sends_no_authorization_to_a_local_server_without_a_key(fake_openai, 
     with OpenAIClient(base_url=fake_openai.base_url) as client:
         client.complete(ask())
     assert "Authorization" not in fake_openai.requests[0].headers
+
+
+def test_it_reads_retry_after_in_seconds_milliseconds_and_http_date():
+    from email.utils import formatdate
+
+    import httpx
+
+    from evidence.agent.llm.openai_compat import retry_after
+
+    assert retry_after(httpx.Headers({"Retry-After": "2.5"})) == 2.5
+    assert retry_after(httpx.Headers({"retry-after-ms": "1500", "Retry-After": "9"})) == 1.5
+    assert 25 <= retry_after(httpx.Headers({"Retry-After": formatdate(time.time() + 30, usegmt=True)})) <= 30
+    assert retry_after(httpx.Headers({"Retry-After": "soon"})) is None
+    assert retry_after(httpx.Headers({})) is None
+
+
+def test_it_stops_retrying_when_the_wait_would_pass_the_deadline(fake_openai):
+    recorder, sleeps = MemoryRecorder(), []
+    fake_openai.queue(error(429, "busy", retry_after="10"), text("too late to matter"))
+    with (
+        client_for(fake_openai, recorder, sleeps, deadline=time.monotonic() + 5) as client,
+        pytest.raises(LLMUnavailable, match="1 attempt"),
+    ):
+        client.complete(ask())
+    assert sleeps == [] and len(recorder.records) == 1

@@ -23,8 +23,7 @@ def test_identical_requests_hash_identically():
     assert request_hash(build()) == request_hash(build())
     # Tuples or lists, and key order inside a schema, do not matter: only content does.
     reordered = ToolSpec("search", "Search.", {"properties": {"query": {"type": "string"}}, "type": "object"})
-    assert request_hash(replace(build(), messages=tuple(build().messages), tools=(reordered,))) == request_hash(
-        build())
+    assert request_hash(replace(build(), messages=tuple(build().messages), tools=(reordered,))) == request_hash(build())
 
 
 def test_it_is_the_sha256_of_sorted_compact_json():
@@ -49,8 +48,15 @@ def test_any_change_changes_the_hash():
         replace(build(), max_tokens=501),
         replace(build(), tools=()),
         replace(build(), extra={"seed": 1}),
-        replace(build(), messages=[*build().messages, ChatMessage(
-            "assistant", None, tool_calls=(ToolCall.create("call_1", "search", {"query": "caffeine"}),))]),
+        replace(
+            build(),
+            messages=[
+                *build().messages,
+                ChatMessage(
+                    "assistant", None, tool_calls=(ToolCall.create("call_1", "search", {"query": "caffeine"}),)
+                ),
+            ],
+        ),
     ]
     hashes = {request_hash(v) for v in variants}
     assert base not in hashes and len(hashes) == len(variants)

@@ -138,9 +138,7 @@ def bert_fp32(w: dict[str, np.ndarray], ids: list[int]) -> np.ndarray:
         scores = np.exp(scores - scores.max(-1, keepdims=True))
         attn = (scores / scores.sum(-1, keepdims=True)) @ v
         attn = dense(attn.transpose(1, 0, 2).reshape(n, heads * size), "attention.output.dense")
-        x = layer_norm(
-            x + attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"]
-        )
+        x = layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
         hidden = dense(x, "intermediate.dense")
         hidden = 0.5 * hidden * (1 + erf(hidden / np.sqrt(2)))
         x = layer_norm(

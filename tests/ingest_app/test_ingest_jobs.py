@@ -50,7 +50,9 @@ def test_it_ingests_uploads_in_the_worker_with_progress(celery_worker, collectio
         time.sleep(0.1)
     assert job.status == IngestJob.Status.DONE
     assert (job.files_total, job.files_done, job.documents_added) == (2, 2, 2)
-    assert job.passages_embedded == job.passages_total == Passage.objects.filter(document__collection=collection).count()
+    assert (
+        job.passages_embedded == job.passages_total == Passage.objects.filter(document__collection=collection).count()
+    )
     assert not Passage.objects.filter(document__collection=collection, embedding__isnull=True).exists()
     assert not Region.objects.filter(document__collection=collection, kind="sentence", embedding__isnull=True).exists()
     hits = get_searcher("hybrid", collection.pk).search("adenosine receptors", 10)

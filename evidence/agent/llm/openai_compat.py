@@ -257,8 +257,12 @@ def retry_after(headers: httpx.Headers) -> float | None:
     try:
         return float(value)
     except ValueError:
-        when = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, when.timestamp() - time.time()) if when else None
+        pass
+    try:  # the HTTP-date form
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 def parse_completion(data: dict[str, Any], request: ChatRequest) -> tuple[ChatResponse, str]:

@@ -108,7 +108,7 @@ def price_for(model: str, *, base_url: str | None = None, prices: Mapping[str, P
         return FREE
     raise UnknownModelPrice(
         f"no price known for model {model!r} at {base_url or 'an unknown endpoint'}: add it to LLM_PRICES "
-        f'(e.g. LLM_PRICES=\'{{"{key}": [input, cached_input, output]}}\', USD per 1M tokens) '
+        f"(e.g. LLM_PRICES='{{\"{key}\": [input, cached_input, output]}}', USD per 1M tokens) "
         "or pass prices= to the client"
     )
 

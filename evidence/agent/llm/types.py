@@ -50,8 +50,13 @@ class ToolCall:
                 arguments = parsed
             else:
                 error = f"arguments must be a JSON object, got {type(parsed).__name__}"
-        return cls(id=str(data.get("id", "")), name=str(function.get("name", "")), arguments=arguments,
-                   raw_arguments=raw, error=error)
+        return cls(
+            id=str(data.get("id", "")),
+            name=str(function.get("name", "")),
+            arguments=arguments,
+            raw_arguments=raw,
+            error=error,
+        )
 
     def to_openai(self) -> dict[str, Any]:
         """Return the wire form; the raw argument text is sent back unchanged so prefixes stay identical."""

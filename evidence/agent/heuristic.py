@@ -1,0 +1,37 @@
+"""The plain span selector the baselines use instead of System 1: cosine plus lexical overlap, uncalibrated."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..judge.localize import EvidenceSpan
+from ..judge.types import Unit
+from ..retrieval.analyzer import get_analyzer
+
+ANALYZE = get_analyzer("english")
+
+
+def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[EvidenceSpan]:
+    """Score every block by 0.7 * cosine + 0.3 * share of question terms it contains; keep the best few."""
+    blocks = [block for unit in units for block in unit.blocks]
+    if not blocks:
+        return []
+    from ..ingest.embedding import get_embedder
+
+    embedder = get_embedder()
+    missing = [i for i, block in enumerate(blocks) if block.vector is None]
+    fresh = embedder.embed([blocks[i].text for i in missing]) if missing else np.zeros((0, 384), np.float32)
+    vectors = np.stack([
+        block.vector if block.vector is not None else fresh[missing.index(i)] for i, block in enumerate(blocks)
+    ])
+    query_vector = embedder.embed([question])[0]
+    cosines = vectors @ query_vector
+    terms = set(ANALYZE(question))
+    overlap = np.array([len(terms & set(ANALYZE(block.text))) / max(1, len(terms)) for block in blocks])
+    scores = np.clip(0.7 * cosines + 0.3 * overlap, 0.0, 1.0)
+    order = np.argsort(-scores, kind="stable")[:top]
+    return [
+        EvidenceSpan(blocks[i].docid, blocks[i].start, blocks[i].end, blocks[i].text, blocks[i].page,
+                     float(scores[i]), 1.0, question, blocks[i].kind)
+        for i in order
+    ]

@@ -1,0 +1,242 @@
+"""The four systems on the same retrieval (SPEC 5), driven by the offline planner.
+
+single_pass: one search, the top k read by a plain scorer. review_loop (seed 002): answer, review, refine
+the query, up to 3 rounds. pi_serini: the three tools, no System 1. dual: the tools plus System 1
+(localization with sub-questions, evidence mining, relevance assessment for ranking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan, localize
+from ..judge.mining import mine_qa
+from ..judge.relevance import assess_relevance
+from ..judge.types import Judge, Unit
+from ..models import Run
+from ..retrieval.types import Hit
+from .answer import Answer, compose_extractive
+from .budget import TimeBudget
+from .heuristic import heuristic_spans
+from .planner import Plan, make_plan, refine_query
+from .tools import ResearchTools, ToolError
+from .trajectory import Trajectory
+from .units import load_units
+
+SUPPORTED = 0.8  # a span this probable settles the question
+MAX_ROUNDS = 3
+
+
+@dataclass
+class RunContext:
+    run: Run
+    trajectory: Trajectory
+    tools: ResearchTools
+    clock: TimeBudget
+    emit: Callable[..., Any]
+    judge: Judge | None = None
+    delivered: list[EvidenceSpan] = field(default_factory=list)
+    judged: set[str] = field(default_factory=set)
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def log(self, kind: str, payload: dict[str, Any]) -> None:
+        self.emit(self.run.pk, kind, payload)
+
+    def deliver(self, spans: list[EvidenceSpan]) -> list[EvidenceSpan]:
+        """Hand spans to System 2: new ones are recorded, emitted and added to the trajectory."""
+        known = {(s.docid, s.start, s.end) for s in self.delivered}
+        fresh = [s for s in spans if (s.docid, s.start, s.end) not in known and not known.add((s.docid, s.start, s.end))]
+        self.delivered.extend(fresh)
+        self.trajectory.add("delivered", [s.docid for s in fresh])
+        for span in fresh:
+            self.log("evidence", {"docid": span.docid, "start": span.start, "end": span.end, "page": span.page,
+                                  "quote": span.quote, "probability": round(span.probability, 4),
+                                  "goal": span.sub_question})
+        return fresh
+
+
+@dataclass
+class Outcome:
+    status: str
+    answer: Answer
+
+
+# ------------------------------------------------------------------ shared steps
+
+
+def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
+    """Run the search tool and return the cached ranking as hits (empty when the tool refused the call)."""
+    from ..retrieval.cache import load_ranking
+
+    try:
+        result = ctx.tools.search(reason, query)
+    except ToolError as error:
+        ctx.log("tool_error", {"tool": "search", "message": str(error)})
+        return []
+    ranking = load_ranking(ctx.run.pk, result.data["search_id"]).ranking
+    return [Hit(docid, score, passage) for docid, score, passage in ranking]
+
+
+def read_top(ctx: RunContext, hits: list[Hit], k: int, reason: str) -> list[Unit]:
+    """Load the top k hits as units; pi_serini-style systems also open them with read_document."""
+    units = load_units(ctx.run.collection_id, hits[:k])
+    return units
+
+
+def answer_from(ctx: RunContext, plan: Plan) -> Answer:
+    answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
+    ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    return answer
+
+
+def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
+    """Select spans without System 1 (cosine + lexical overlap), as the baselines do."""
+    spans = heuristic_spans(plan.question, units)
+    return ctx.deliver(spans)
+
+
+# ------------------------------------------------------------------ systems
+
+
+def run_single_pass(ctx: RunContext) -> Outcome:
+    plan = make_plan(ctx.run.question)
+    ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
+    hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
+    k = int(ctx.config.get("top_k", 10))
+    plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+    answer = answer_from(ctx, plan)
+    return Outcome("answered" if answer.citations else "no_new_passages", answer)
+
+
+def run_review_loop(ctx: RunContext) -> Outcome:
+    plan = make_plan(ctx.run.question)
+    ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
+    query, used = plan.queries[0], []
+    k = int(ctx.config.get("top_k", 10))
+    for round_number in range(1, MAX_ROUNDS + 1):
+        ctx.clock.check()
+        used.append(query)
+        before = set(ctx.trajectory["surfaced"])
+        hits = search_hits(ctx, query, f"Round {round_number}: search for evidence.")
+        if round_number > 1 and not set(h.docid for h in hits[:k]) - before:
+            return Outcome("no_new_passages", answer_from(ctx, plan))
+        plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+        answer = answer_from(ctx, plan)
+        review_ok = answer.citations and answer.confidence >= 0.5
+        ctx.log("review", {"round": round_number, "supported": bool(review_ok), "confidence": answer.confidence})
+        if review_ok:
+            return Outcome("answered", answer)
+        next_query = refine_query(plan.question, [s.quote for s in ctx.delivered[:5]], used)
+        if next_query is None:
+            return Outcome("no_new_passages", answer)
+        query = next_query
+    return Outcome("round_cap", answer_from(ctx, plan))
+
+
+def run_pi_serini(ctx: RunContext) -> Outcome:
+    plan = make_plan(ctx.run.question)
+    ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
+    k = int(ctx.config.get("top_k", 5))
+    for query in plan.queries:
+        if ctx.clock.steer_due:
+            break
+        hits = search_hits(ctx, query, "Search with a short lexical query from the question.")
+        if len(hits) > 5:
+            try:
+                ctx.tools.read_search_results("Browse the cached ranking before rewriting the query.",
+                                              ctx.tools.run.searches.latest("id").search_id, 6, 10)
+            except ToolError:
+                pass
+        for hit in hits[:3]:
+            try:
+                ctx.tools.read_document(f"Read candidate {hit.docid} for the question's clues.", hit.docid, 1, 200)
+            except ToolError:
+                continue
+        plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+        if any(s.probability >= SUPPORTED for s in ctx.delivered):
+            break
+    answer = answer_from(ctx, plan)
+    return Outcome("answered" if answer.citations else "no_new_passages", answer)
+
+
+def run_dual(ctx: RunContext) -> Outcome:
+    if ctx.judge is None:
+        raise RuntimeError("the dual system needs a System 1 judge")
+    plan = make_plan(ctx.run.question)
+    ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
+    if ctx.run.task == Run.Task.RANKING:
+        return rank_dual(ctx, plan)
+    k = int(ctx.config.get("top_k", 10))
+    queries, used = list(plan.queries), []
+    rounds = 0
+    while queries and rounds < MAX_ROUNDS + 1:
+        if ctx.clock.steer_due:
+            break
+        query = queries.pop(0)
+        used.append(query)
+        rounds += 1
+        hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
+        fresh = [h for h in hits if h.docid not in ctx.judged]
+        request_evidence(ctx, plan, load_units(ctx.run.collection_id, fresh[:k]))
+        if ctx.clock.seconds_to_steer() >= 45:
+            # Evidence mining: System 1 reads the next units for the question's clues (JevGPT 3.3).
+            mining_units = load_units(ctx.run.collection_id, [h for h in hits[k : k + 60] if h.docid not in ctx.judged])
+            leads = mine_qa(ctx.judge, plan.question, mining_units, judged=ctx.judged, clues=plan.clues)
+            ctx.trajectory.add("inspected", [u.docid for u in mining_units])
+            for lead in leads:
+                ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
+            request_evidence(ctx, plan, load_units(ctx.run.collection_id, [Hit(lead.docid, lead.priority)
+                                                                            for lead in leads]))
+        if any(s.probability >= SUPPORTED for s in ctx.delivered) and rounds >= 1 and not queries:
+            break
+        if not queries and rounds < MAX_ROUNDS:
+            refined = refine_query(plan.question, [s.quote for s in sorted(ctx.delivered, key=lambda s: -s.probability)[:5]],
+                                   used)
+            if refined and not any(s.probability >= SUPPORTED for s in ctx.delivered):
+                queries.append(refined)
+    answer = answer_from(ctx, plan)
+    if answer.citations:
+        return Outcome("answered", answer)
+    return Outcome("round_cap" if rounds > MAX_ROUNDS else "no_new_passages", answer)
+
+
+def request_evidence(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
+    """System 1 localization of the plan's sub-questions over candidate units; deliver what it finds."""
+    units = [u for u in units if u.docid not in ctx.judged][:MAX_UNITS_PER_REQUEST]
+    if not units or ctx.judge is None:
+        return []
+    ctx.judged.update(u.docid for u in units)
+    ctx.trajectory.add("inspected", [u.docid for u in units])
+    result = localize(ctx.judge, plan.sub_questions, units)
+    best: dict[str, float] = {}
+    for judgment in result.judgments:
+        if judgment["kind"] == "noul":
+            docid = str(judgment["docid"])
+            best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
+    titles = {u.docid: u.title for u in units}
+    for docid, probability in best.items():
+        ctx.log("judgment", {"docid": docid, "title": titles.get(docid, ""), "goal": plan.question,
+                             "probability": round(probability, 4)})
+    return ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
+
+
+def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
+    hits = search_hits(ctx, plan.queries[0], "Search for documents relevant to the topic.")
+    units = load_units(ctx.run.collection_id, hits[:100])
+    ctx.trajectory.add("inspected", [u.docid for u in units])
+    relevance = assess_relevance(ctx.judge, plan.question, units)  # type: ignore[arg-type]
+    ranking = [{"docid": d, "p": round(relevance.p(d) or 0.0, 4)} for d in relevance.ranking()]
+    for docid, answer in list(relevance.judged.items())[:20]:
+        ctx.log("judgment", {"docid": docid, "goal": plan.question, "probability": round(answer.p_relevant, 4)})
+    result = Answer(explanation="Ranked by System 1 relevance.", exact_answer="", confidence=1.0, ranking=ranking)
+    return Outcome("answered", result)
+
+
+SYSTEMS: dict[str, Callable[[RunContext], Outcome]] = {
+    "single_pass": run_single_pass,
+    "review_loop": run_review_loop,
+    "pi_serini": run_pi_serini,
+    "dual": run_dual,
+}

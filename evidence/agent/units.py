@@ -1,0 +1,66 @@
+"""Load judge units from the database: a passage of a document with its sentence blocks and stored vectors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..judge.types import Block, Unit
+from ..models import Document, Passage, Region
+from ..retrieval.types import Hit
+
+
+def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sentence") -> list[Unit]:
+    """Return one Unit per hit: its best passage (or first) with the sentences (or paragraphs) inside it."""
+    docids = [hit.docid for hit in hits]
+    documents = {doc.docid: doc for doc in Document.objects.filter(collection_id=collection_id, docid__in=docids)}
+    by_pk = {doc.pk: doc for doc in documents.values()}
+    passages: dict[tuple[int, int], Passage] = {
+        (p.document_id, p.ordinal): p for p in Passage.objects.filter(document__in=by_pk.values())
+    }
+    first_ordinal: dict[int, int] = {}
+    for document_id, ordinal in passages:
+        first_ordinal[document_id] = min(ordinal, first_ordinal.get(document_id, ordinal))
+    regions: dict[int, list[Region]] = {}
+    for region in Region.objects.filter(document__in=by_pk.values(), kind=block_kind).order_by("document_id", "ordinal"):
+        regions.setdefault(region.document_id, []).append(region)
+    units: list[Unit] = []
+    for rank, hit in enumerate(hits, start=1):
+        document = documents.get(hit.docid)
+        if document is None:
+            continue
+        ordinal = hit.passage if hit.passage is not None else first_ordinal.get(document.pk)
+        passage = passages.get((document.pk, ordinal)) if ordinal is not None else None
+        start, end = (passage.start, passage.end) if passage else (0, len(document.text))
+        inside = [r for r in regions.get(document.pk, []) if r.start < end and r.end > start]
+        blocks = tuple(
+            Block(
+                docid=document.docid,
+                start=region.start,
+                end=region.end,
+                text=document.text[region.start : region.end],
+                kind=block_kind,
+                label=region.label,
+                page=region.page,
+                position=region.ordinal,
+                vector=None if region.embedding is None else np.asarray(region.embedding, dtype=np.float32),
+            )
+            for region in inside
+        )
+        if not blocks:
+            # A document without regions still gets judged: its passage is one block.
+            blocks = (
+                Block(document.docid, start, end, document.text[start:end], "paragraph", "", document.page_at(start)),
+            )
+        units.append(
+            Unit(
+                docid=document.docid,
+                title=document.title,
+                blocks=blocks,
+                score=hit.score,
+                rank=rank,
+                vector=None if passage is None or passage.embedding is None else np.asarray(passage.embedding),
+            )
+        )
+    return units

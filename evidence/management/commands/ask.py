@@ -1,0 +1,64 @@
+"""`manage.py ask "QUESTION" --collection NAME [--system S]`: run the research loop and print the answer."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ...agent.loop import SYSTEM_NAMES, execute_run
+from ...models import Collection, Run
+
+
+class Command(BaseCommand):
+    help = "Ask a question over a collection; prints the answer, its citations and the end status."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--owner", default=None)
+        parser.add_argument("--system", default="dual", choices=SYSTEM_NAMES)
+        parser.add_argument("--searcher", default="hybrid", choices=["bm25", "hybrid", "dense", "hybrid+dense"])
+        parser.add_argument("--task", default="qa", choices=["qa", "ranking"])
+        parser.add_argument("--budget", type=float, default=None, help="time budget in seconds")
+        parser.add_argument("--json", action="store_true", help="print the run as one JSON line")
+
+    def handle(self, *args, **options) -> None:
+        collections = Collection.objects.filter(name=options["collection"])
+        if options["owner"]:
+            collections = collections.filter(owner__username=options["owner"])
+        collection = collections.order_by("pk").first()
+        if collection is None:
+            raise CommandError(f"No collection named {options['collection']!r}: ingest documents into it first.")
+        owner = collection.owner if not options["owner"] else get_user_model().objects.get(username=options["owner"])
+        run = Run.objects.create(
+            owner=owner,
+            collection=collection,
+            question=options["question"],
+            system=options["system"],
+            task=options["task"],
+            config={"searcher": options["searcher"]},
+            **({"budget_s": options["budget"]} if options["budget"] else {}),
+        )
+        execute_run(run.pk)
+        run.refresh_from_db()
+        citations = [
+            {"marker": c.marker, "docid": c.span.document.docid, "start": c.span.start, "end": c.span.end,
+             "page": c.span.page, "quote": c.span.quote}
+            for c in run.citations.select_related("span__document")
+        ]
+        if options["json"]:
+            self.stdout.write(json.dumps({"run": run.pk, "status": run.status, "answer": run.answer,
+                                          "citations": citations, "error": run.error}))
+            return
+        self.stdout.write(f"Run {run.pk} · {run.system} · status: {run.status}")
+        if run.error:
+            self.stdout.write(f"Error: {run.error}")
+        self.stdout.write(f"\nExplanation: {run.answer.get('explanation', '')}")
+        self.stdout.write(f"Exact answer: {run.answer.get('exact_answer', '')}")
+        self.stdout.write(f"Confidence: {run.answer.get('confidence', 0):.0%}\n")
+        for citation in citations:
+            page = f", page {citation['page']}" if citation["page"] else ""
+            self.stdout.write(f"{citation['marker']} chars {citation['start']}-{citation['end']}{page}: "
+                              f"“{citation['quote']}”")
