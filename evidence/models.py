@@ -216,6 +216,7 @@ class Run(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)  # moved by every step; a stale one means a lost worker
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

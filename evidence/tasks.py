@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import transaction
 
 from . import events
@@ -36,7 +38,20 @@ def enqueue_ingest(job_id: int) -> None:
 @shared_task(name="evidence.run_research", acks_late=True)
 def run_research(run_id: int) -> str | None:
     """Run a research run to its end status; a repeated delivery of a claimed run is a no-op."""
-    from .agent.loop import execute_run
+    from .agent.loop import execute_run, reap_stale_runs
 
+    # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
+    reap_stale_runs(run_id=run_id)
     run = execute_run(run_id)
     return run.status if run else None
+
+
+@worker_ready.connect
+def reap_on_start(**_kwargs: object) -> None:
+    """When a worker starts, end runs orphaned by a worker that died."""
+    from .agent.loop import reap_stale_runs
+
+    try:
+        reap_stale_runs()
+    except Exception:  # a worker must start even when the database is briefly unavailable
+        logging.getLogger(__name__).exception("reaping stale runs failed")

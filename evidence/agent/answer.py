@@ -68,8 +68,14 @@ def _overlaps(a: EvidenceSpan, b: EvidenceSpan) -> bool:
 
 
 def _negated(text: str) -> bool:
-    return bool(re.search(r"\b(not|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|"
-                          r"weren't|fail(?:s|ed)?|without|unable)\b", text, re.I))
+    return bool(
+        re.search(
+            r"\b(not|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|"
+            r"weren't|fail(?:s|ed)?|without|unable)\b",
+            text,
+            re.I,
+        )
+    )
 
 
 CITATION = re.compile(r"\[([^\[\]]{1,200})\]")

@@ -21,9 +21,9 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
     embedder = get_embedder()
     missing = [i for i, block in enumerate(blocks) if block.vector is None]
     fresh = embedder.embed([blocks[i].text for i in missing]) if missing else np.zeros((0, 384), np.float32)
-    vectors = np.stack([
-        block.vector if block.vector is not None else fresh[missing.index(i)] for i, block in enumerate(blocks)
-    ])
+    vectors = np.stack(
+        [block.vector if block.vector is not None else fresh[missing.index(i)] for i, block in enumerate(blocks)]
+    )
     query_vector = embedder.embed([question])[0]
     cosines = vectors @ query_vector
     terms = set(ANALYZE(question))
@@ -31,7 +31,16 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
     scores = np.clip(0.7 * cosines + 0.3 * overlap, 0.0, 1.0)
     order = np.argsort(-scores, kind="stable")[:top]
     return [
-        EvidenceSpan(blocks[i].docid, blocks[i].start, blocks[i].end, blocks[i].text, blocks[i].page,
-                     float(scores[i]), 1.0, question, blocks[i].kind)
+        EvidenceSpan(
+            blocks[i].docid,
+            blocks[i].start,
+            blocks[i].end,
+            blocks[i].text,
+            blocks[i].page,
+            float(scores[i]),
+            1.0,
+            question,
+            blocks[i].kind,
+        )
         for i in order
     ]

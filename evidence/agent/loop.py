@@ -4,22 +4,57 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .. import events
 from ..models import Document, Run, Span
 from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
-from .systems import SYSTEMS, Outcome, RunContext
+from .llm.errors import BudgetExceeded
+from .systems import SYSTEMS, Outcome, RunCancelled, RunContext
 from .tools import ResearchTools
 from .trajectory import Trajectory
 
 log = logging.getLogger(__name__)
 
 SYSTEM_NAMES = tuple(SYSTEMS)
+
+
+STALE_AFTER_S = 180
+
+
+def reap_stale_runs(stale_after_s: float = STALE_AFTER_S, run_id: int | None = None) -> list[int]:
+    """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
+    cutoff = timezone.now() - timedelta(seconds=stale_after_s)
+    stale = Run.objects.filter(status=Run.Status.RUNNING).filter(
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
+    )
+    if run_id is not None:
+        stale = stale.filter(pk=run_id)
+    reaped = []
+    for run in stale:
+        updated = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+            status=Run.Status.FAILED,
+            error="The worker running this run stopped (its heartbeat was lost); the trajectory so far is kept.",
+            finished_at=timezone.now(),
+        )
+        if updated:
+            events.emit(
+                run.pk,
+                "finished",
+                {
+                    "status": Run.Status.FAILED,
+                    "error": "worker lost",
+                    "funnel": Trajectory.from_dict(run.trajectory).counts(),
+                },
+            )
+            reaped.append(run.pk)
+    return reaped
 
 
 def claim_run(run_id: int) -> Run | None:
@@ -43,6 +78,41 @@ def make_judge(name: str):
     raise ValueError(f"unknown judge provider {name!r} for offline runs: use 'local'")
 
 
+def planner_for(run: Run) -> str:
+    """Return 'llm', 'replay' or 'offline': the run's choice, else an LLM when a key is configured."""
+    from django.conf import settings
+
+    chosen = (run.config or {}).get("planner")
+    if chosen:
+        return str(chosen)
+    if run.system in {"pi_serini", "dual"} and settings.OPENAI_API_KEY:
+        return "llm"
+    return "offline"
+
+
+def make_llm_client(run: Run, planner: str):
+    """Build the recorded model client of a run: a live OpenAI-compatible one, or a replay of another run."""
+    from django.conf import settings
+
+    from .llm import SpendingCap, make_client
+    from .llm.recording import DjangoRecorder
+
+    cap = SpendingCap(run.spend_cap_usd)
+    recorder = DjangoRecorder(run_id=run.pk)
+    if planner == "replay":
+        source = (run.config or {}).get("replay_of")
+        if not source:
+            raise ValueError("a replay run needs config['replay_of'], the id of the recorded run")
+        return make_client("replay", source=DjangoRecorder(source_run_id=int(source)), recorder=recorder, cap=cap)
+    return make_client(
+        "openai",
+        recorder=recorder,
+        cap=cap,
+        base_url=(run.config or {}).get("base_url") or settings.OPENAI_BASE_URL,
+        api_key=settings.OPENAI_API_KEY or None,
+    )
+
+
 def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | None:
     """Run the research loop for a queued run; every failure ends in a recorded status, never a stuck run."""
     run = claim_run(run_id)
@@ -58,17 +128,30 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
         clock = TimeBudget(run.budget_s)
         tools = ResearchTools(run, trajectory, searcher=config.get("searcher", "hybrid"), emit=emit)
         judge = make_judge(config.get("judge", "local")) if run.system == "dual" else None
-        ctx = RunContext(run=run, trajectory=trajectory, tools=tools, clock=clock, emit=emit, judge=judge,
-                         config=config)
-        outcome = SYSTEMS[run.system](ctx)
+        ctx = RunContext(
+            run=run, trajectory=trajectory, tools=tools, clock=clock, emit=emit, judge=judge, config=config
+        )
+        planner = planner_for(run)
+        if planner in {"llm", "replay"}:
+            from django.conf import settings
+
+            from .llm_planner import run_llm_planner
+
+            if run.system not in {"pi_serini", "dual"}:
+                raise ValueError(f"the {run.system} system runs with the offline planner only")
+            client = make_llm_client(run, planner)
+            outcome = run_llm_planner(ctx, client, config.get("model") or settings.OPENAI_MODEL)
+        else:
+            outcome = SYSTEMS[run.system](ctx)
         if clock.expired:
             outcome = Outcome(Run.Status.DEADLINE, outcome.answer)
     except DeadlineReached:
-        from .answer import compose_extractive
-        from .planner import make_plan
-
-        delivered = ctx.delivered if ctx else []
-        outcome = Outcome(Run.Status.DEADLINE, compose_extractive(run.question, delivered, make_plan(run.question).boolean))
+        outcome = Outcome(Run.Status.DEADLINE, fallback_answer(run, ctx))
+    except BudgetExceeded as error:
+        run.error = str(error)
+        outcome = Outcome(Run.Status.BUDGET, fallback_answer(run, ctx))
+    except RunCancelled:
+        outcome = Outcome(Run.Status.CANCELLED, fallback_answer(run, ctx))
     except Exception as error:  # the run must end in a defined state, with its trajectory kept
         log.exception("run %s failed", run.pk)
         run.error = f"{type(error).__name__}: {error}"
@@ -77,20 +160,44 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
     return run
 
 
-def finish(run: Run, outcome: Outcome, trajectory: Trajectory, ctx: RunContext | None, emit: Callable[..., Any]) -> None:
+def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
+    """Answer extractively from whatever was delivered before the run had to stop."""
+    from .answer import compose_extractive
+    from .planner import make_plan
+
+    delivered = ctx.delivered if ctx else []
+    answer = compose_extractive(run.question, delivered, make_plan(run.question).boolean)
+    if ctx:
+        ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    return answer
+
+
+def finish(
+    run: Run, outcome: Outcome, trajectory: Trajectory, ctx: RunContext | None, emit: Callable[..., Any]
+) -> None:
     """Write spans and citations, the answer and trajectory, and the single end status."""
     answer = outcome.answer
     with transaction.atomic():
-        documents = {d.docid: d for d in Document.objects.filter(collection_id=run.collection_id)
-                     .filter(docid__in={s.docid for s in (ctx.delivered if ctx else [])})}
+        documents = {
+            d.docid: d
+            for d in Document.objects.filter(collection_id=run.collection_id).filter(
+                docid__in={s.docid for s in (ctx.delivered if ctx else [])}
+            )
+        }
         stored: dict[tuple[str, int, int], Span] = {}
         for span in ctx.delivered if ctx else []:
             document = documents.get(span.docid)
             if document is None:
                 continue
             stored[(span.docid, span.start, span.end)] = Span.objects.create(
-                run=run, document=document, start=span.start, end=span.end, quote=span.quote, page=span.page,
-                probability=span.probability, delivered=True,
+                run=run,
+                document=document,
+                start=span.start,
+                end=span.end,
+                quote=span.quote,
+                page=span.page,
+                probability=span.probability,
+                delivered=True,
             )
         for index, span in answer.citations:
             row = stored.get((span.docid, span.start, span.end))
@@ -100,7 +207,15 @@ def finish(run: Run, outcome: Outcome, trajectory: Trajectory, ctx: RunContext |
         run.trajectory = trajectory.as_dict()
         run.status = outcome.status
         run.finished_at = timezone.now()
-        run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error"])
+        run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error", "spent_usd", "calls"])
     emit(run.pk, "answer", run.answer)
-    emit(run.pk, "finished", {"status": run.status, "error": run.error, "funnel": trajectory.counts(),
-                              "elapsed_s": round(run.elapsed_s or 0.0, 3)})
+    emit(
+        run.pk,
+        "finished",
+        {
+            "status": run.status,
+            "error": run.error,
+            "funnel": trajectory.counts(),
+            "elapsed_s": round(run.elapsed_s or 0.0, 3),
+        },
+    )

@@ -9,16 +9,104 @@ MAX_SUB_QUESTIONS = 6
 
 # Words that carry no search value in a question (beyond the analyzer's stopwords).
 QUESTION_WORDS = {
-    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does", "do", "did", "is", "are",
-    "was", "were", "can", "could", "should", "would", "will", "has", "have", "had", "much", "many", "kind",
-    "type", "types", "use", "used", "using", "paper", "papers", "authors", "author", "proposed", "propose",
-    "approach", "method", "work", "study", "mentioned", "given", "based", "there", "any", "some", "other",
-    "about", "also", "its", "their", "they", "this", "that", "these", "those", "from", "with", "into", "than",
-    "the", "and", "for", "of", "in", "on", "to", "a", "an", "by", "or", "be", "it", "as", "at", "if", "not",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "when",
+    "where",
+    "why",
+    "how",
+    "does",
+    "do",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "should",
+    "would",
+    "will",
+    "has",
+    "have",
+    "had",
+    "much",
+    "many",
+    "kind",
+    "type",
+    "types",
+    "use",
+    "used",
+    "using",
+    "paper",
+    "papers",
+    "authors",
+    "author",
+    "proposed",
+    "propose",
+    "approach",
+    "method",
+    "work",
+    "study",
+    "mentioned",
+    "given",
+    "based",
+    "there",
+    "any",
+    "some",
+    "other",
+    "about",
+    "also",
+    "its",
+    "their",
+    "they",
+    "this",
+    "that",
+    "these",
+    "those",
+    "from",
+    "with",
+    "into",
+    "than",
+    "the",
+    "and",
+    "for",
+    "of",
+    "in",
+    "on",
+    "to",
+    "a",
+    "an",
+    "by",
+    "or",
+    "be",
+    "it",
+    "as",
+    "at",
+    "if",
+    "not",
 }
 BOOLEAN_OPENERS = (
-    "is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "had", "will", "would",
-    "should", "may", "might",
+    "is",
+    "are",
+    "was",
+    "were",
+    "does",
+    "do",
+    "did",
+    "can",
+    "could",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "should",
+    "may",
+    "might",
 )
 
 
@@ -37,7 +125,7 @@ def content_words(text: str) -> list[str]:
     words = []
     for word in re.findall(r"[\w][\w\-.']*[\w]|\w", text):
         lowered = word.lower().strip(".'")
-        if lowered in QUESTION_WORDS or lowered in seen or len(lowered) < 2 and not lowered.isdigit():
+        if lowered in QUESTION_WORDS or lowered in seen or (len(lowered) < 2 and not lowered.isdigit()):
             continue
         seen.add(lowered)
         words.append(word.strip(".'"))
@@ -60,8 +148,9 @@ def key_phrases(text: str) -> list[str]:
 def split_sub_questions(question: str) -> list[str]:
     """Split a compound question at clause boundaries; the whole question always comes first."""
     question = " ".join(question.split())
-    parts = re.split(r"\?\s+|;\s+|,?\s+and\s+(?=(?:what|which|who|how|when|where|why|is|are|does|do|did)\b)", question,
-                     flags=re.I)
+    parts = re.split(
+        r"\?\s+|;\s+|,?\s+and\s+(?=(?:what|which|who|how|when|where|why|is|are|does|do|did)\b)", question, flags=re.I
+    )
     subs = [question]
     for part in parts:
         part = part.strip(" ?,.")

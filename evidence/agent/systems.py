@@ -7,9 +7,13 @@ the query, up to 3 rounds. pi_serini: the three tools, no System 1. dual: the to
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.db import connection
 
 from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan, localize
 from ..judge.mining import mine_qa
@@ -42,19 +46,55 @@ class RunContext:
     config: dict[str, Any] = field(default_factory=dict)
 
     def log(self, kind: str, payload: dict[str, Any]) -> None:
+        """Emit an event, then save the trajectory and heartbeat; stop if the run was cancelled meanwhile."""
         self.emit(self.run.pk, kind, payload)
+        status = heartbeat(self.run.pk, self.trajectory)
+        if status == Run.Status.CANCELLED:
+            raise RunCancelled("the run was cancelled")
+
+    def record_spend(self, client: Any) -> None:
+        """Copy the model client's spend and call count onto the run (the live page shows them)."""
+        self.run.spent_usd = float(client.cap.spent_usd) if getattr(client, "cap", None) else 0.0
+        self.run.calls = int(getattr(client, "calls", 0))
+        Run.objects.filter(pk=self.run.pk).update(spent_usd=self.run.spent_usd, calls=self.run.calls)
 
     def deliver(self, spans: list[EvidenceSpan]) -> list[EvidenceSpan]:
         """Hand spans to System 2: new ones are recorded, emitted and added to the trajectory."""
         known = {(s.docid, s.start, s.end) for s in self.delivered}
-        fresh = [s for s in spans if (s.docid, s.start, s.end) not in known and not known.add((s.docid, s.start, s.end))]
+        fresh = [
+            s for s in spans if (s.docid, s.start, s.end) not in known and not known.add((s.docid, s.start, s.end))
+        ]
         self.delivered.extend(fresh)
         self.trajectory.add("delivered", [s.docid for s in fresh])
         for span in fresh:
-            self.log("evidence", {"docid": span.docid, "start": span.start, "end": span.end, "page": span.page,
-                                  "quote": span.quote, "probability": round(span.probability, 4),
-                                  "goal": span.sub_question})
+            self.log(
+                "evidence",
+                {
+                    "docid": span.docid,
+                    "start": span.start,
+                    "end": span.end,
+                    "page": span.page,
+                    "quote": span.quote,
+                    "probability": round(span.probability, 4),
+                    "goal": span.sub_question,
+                },
+            )
         return fresh
+
+
+class RunCancelled(Exception):
+    """The owner cancelled the run: it stops at the next step."""
+
+
+def heartbeat(run_id: int, trajectory: Trajectory) -> str | None:
+    """Save the trajectory and the heartbeat in one statement; return the run's current status."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
+            [json.dumps(trajectory.as_dict()), run_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 @dataclass
@@ -144,11 +184,13 @@ def run_pi_serini(ctx: RunContext) -> Outcome:
             break
         hits = search_hits(ctx, query, "Search with a short lexical query from the question.")
         if len(hits) > 5:
-            try:
-                ctx.tools.read_search_results("Browse the cached ranking before rewriting the query.",
-                                              ctx.tools.run.searches.latest("id").search_id, 6, 10)
-            except ToolError:
-                pass
+            with contextlib.suppress(ToolError):
+                ctx.tools.read_search_results(
+                    "Browse the cached ranking before rewriting the query.",
+                    ctx.tools.run.searches.latest("id").search_id,
+                    6,
+                    10,
+                )
         for hit in hits[:3]:
             try:
                 ctx.tools.read_document(f"Read candidate {hit.docid} for the question's clues.", hit.docid, 1, 200)
@@ -187,13 +229,15 @@ def run_dual(ctx: RunContext) -> Outcome:
             ctx.trajectory.add("inspected", [u.docid for u in mining_units])
             for lead in leads:
                 ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
-            request_evidence(ctx, plan, load_units(ctx.run.collection_id, [Hit(lead.docid, lead.priority)
-                                                                            for lead in leads]))
+            request_evidence(
+                ctx, plan, load_units(ctx.run.collection_id, [Hit(lead.docid, lead.priority) for lead in leads])
+            )
         if any(s.probability >= SUPPORTED for s in ctx.delivered) and rounds >= 1 and not queries:
             break
         if not queries and rounds < MAX_ROUNDS:
-            refined = refine_query(plan.question, [s.quote for s in sorted(ctx.delivered, key=lambda s: -s.probability)[:5]],
-                                   used)
+            refined = refine_query(
+                plan.question, [s.quote for s in sorted(ctx.delivered, key=lambda s: -s.probability)[:5]], used
+            )
             if refined and not any(s.probability >= SUPPORTED for s in ctx.delivered):
                 queries.append(refined)
     answer = answer_from(ctx, plan)
@@ -217,8 +261,15 @@ def request_evidence(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[Evi
             best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
     titles = {u.docid: u.title for u in units}
     for docid, probability in best.items():
-        ctx.log("judgment", {"docid": docid, "title": titles.get(docid, ""), "goal": plan.question,
-                             "probability": round(probability, 4)})
+        ctx.log(
+            "judgment",
+            {
+                "docid": docid,
+                "title": titles.get(docid, ""),
+                "goal": plan.question,
+                "probability": round(probability, 4),
+            },
+        )
     return ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
 
 

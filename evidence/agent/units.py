@@ -23,7 +23,9 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
     for document_id, ordinal in passages:
         first_ordinal[document_id] = min(ordinal, first_ordinal.get(document_id, ordinal))
     regions: dict[int, list[Region]] = {}
-    for region in Region.objects.filter(document__in=by_pk.values(), kind=block_kind).order_by("document_id", "ordinal"):
+    for region in Region.objects.filter(document__in=by_pk.values(), kind=block_kind).order_by(
+        "document_id", "ordinal"
+    ):
         regions.setdefault(region.document_id, []).append(region)
     units: list[Unit] = []
     for rank, hit in enumerate(hits, start=1):

@@ -1,0 +1,78 @@
+"""Forms of the browser app: asking a question and creating a collection."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from .agent.loop import SYSTEM_NAMES
+from .models import Collection, Run
+from .retrieval.searchers import SEARCHERS
+
+SYSTEM_LABELS = {
+    "dual": "Dual (planner + System 1 judge)",
+    "pi_serini": "Pi-Serini (three search tools)",
+    "review_loop": "Review loop (answer, review, refine)",
+    "single_pass": "Single pass (one search)",
+}
+
+
+class AskForm(forms.Form):
+    collection = forms.ModelChoiceField(queryset=Collection.objects.none(), empty_label=None)
+    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Ask about your documents"}),
+                               max_length=2000)
+    system = forms.ChoiceField(choices=[(name, SYSTEM_LABELS.get(name, name)) for name in SYSTEM_NAMES],
+                               initial="dual")
+    searcher = forms.ChoiceField(choices=[(name, name) for name in SEARCHERS], initial="hybrid")
+    task = forms.ChoiceField(choices=Run.Task.choices, initial=Run.Task.QA)
+
+    def __init__(self, *args, owner, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Only the owner's collections are choices, so a forged id is a form error, never another's data.
+        self.fields["collection"].queryset = Collection.objects.filter(owner=owner).order_by("name")
+
+    def clean_question(self) -> str:
+        question = self.cleaned_data["question"].strip()
+        if not question:
+            raise forms.ValidationError("Type a question.")
+        return question
+
+    def clean_collection(self) -> Collection:
+        collection = self.cleaned_data["collection"]
+        if not collection.documents.exists():
+            raise forms.ValidationError("This collection has no documents yet: upload some first.")
+        return collection
+
+    def create_run(self, owner) -> Run:
+        data = self.cleaned_data
+        return Run.objects.create(
+            owner=owner,
+            collection=data["collection"],
+            question=data["question"],
+            system=data["system"],
+            task=data["task"],
+            config={"searcher": data["searcher"]},
+            budget_s=settings.EVIDENCE_RUN_BUDGET_S,
+            spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
+        )
+
+
+class CollectionForm(forms.ModelForm):
+    class Meta:
+        model = Collection
+        fields = ["name", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, owner, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if Collection.objects.filter(owner=self.owner, name=name).exists():
+            raise forms.ValidationError("You already have a collection with this name.")
+        return name
+
+    def save(self, commit: bool = True) -> Collection:
+        self.instance.owner = self.owner
+        return super().save(commit)

@@ -1,0 +1,248 @@
+"""The research loop: every system ends in exactly one status, with spans that round-trip and cited ids delivered."""
+
+from __future__ import annotations
+
+import pytest
+
+from evidence.agent import llm_planner, loop
+from evidence.agent.loop import execute_run, reap_stale_runs
+from evidence.ingest import jobs
+from evidence.models import Run, RunEvent
+from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
+
+pytestmark = pytest.mark.django_db
+
+DOCS = {
+    "caffeine.md": b"# Caffeine and sleep\n\nCaffeine blocks adenosine receptors in the brain. In a laboratory "
+    b"study, 400 mg of caffeine taken six hours before bedtime reduced total sleep time by more than one hour.\n\n"
+    b"The half-life of caffeine in adults is about five hours.\n",
+    "walking.md": b"# Walking and memory\n\nOne year of aerobic walking increased hippocampal volume by two percent "
+    b"in older adults. Stretching did not.\n",
+    "diet.md": b"# Diet trial\n\nA Mediterranean diet with olive oil reduced cardiovascular events by about 30 "
+    b"percent in a trial of 7,447 adults.\n",
+}
+
+
+@pytest.fixture
+def library(collection, settings, tmp_path):
+    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
+    settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
+    job = jobs.create_job(collection, list(DOCS.items()))
+    for file_id in jobs.pending_file_ids(job):
+        jobs.process_file(file_id)
+    return collection
+
+
+def make_run(library, system="dual", question="How much does caffeine reduce total sleep time?", **kwargs):
+    return Run.objects.create(owner=library.owner, collection=library, question=question, system=system, **kwargs)
+
+
+def assert_consistent(run: Run) -> None:
+    delivered = {(s.document.docid, s.start, s.end) for s in run.spans.filter(delivered=True)}
+    for span in run.spans.all():
+        assert span.document.text[span.start : span.end] == span.quote
+    for citation in run.citations.all():
+        assert (citation.span.document.docid, citation.span.start, citation.span.end) in delivered
+    seqs = list(RunEvent.objects.filter(run=run).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
+
+
+@pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
+def test_each_offline_system_answers_with_delivered_citations(library, system):
+    run = make_run(library, system)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert run.citations.exists()
+    assert "caffeine" in run.answer["explanation"].lower()
+    assert set(run.trajectory["cited"]) <= set(run.trajectory["delivered"]) <= set(run.trajectory["surfaced"])
+    assert_consistent(run)
+
+
+def test_a_question_with_nothing_to_find_ends_with_no_new_passages(library):
+    run = make_run(library, "dual", question="Zyxwv qwertyuiop?")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.NO_NEW_PASSAGES
+    assert run.answer["exact_answer"] == "Unanswerable"
+
+
+def test_a_repeated_task_is_a_no_op(library):
+    run = make_run(library, "single_pass")
+    assert execute_run(run.pk) is not None
+    assert execute_run(run.pk) is None
+    assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
+
+
+def test_an_unknown_system_fails_with_its_error(library):
+    run = make_run(library, "oracle")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert "unknown system 'oracle'" in run.error
+
+
+def test_a_lost_worker_leaves_the_run_failed_with_its_trajectory(library):
+    run = make_run(library, "dual")
+    trajectory = {
+        "surfaced": ["caffeine"],
+        "previewed": ["caffeine"],
+        "opened": [],
+        "inspected": [],
+        "delivered": [],
+        "cited": [],
+    }
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.RUNNING,
+        trajectory=trajectory,
+        started_at=timezone.now() - timedelta(minutes=10),
+        heartbeat_at=timezone.now() - timedelta(minutes=9),
+    )
+    assert reap_stale_runs() == [run.pk]
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED and "heartbeat" in run.error
+    assert run.trajectory["surfaced"] == ["caffeine"]
+
+
+def test_a_fresh_heartbeat_is_not_reaped(library):
+    from django.utils import timezone
+
+    run = make_run(library, "dual")
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
+    )
+    assert reap_stale_runs() == []
+
+
+# ------------------------------------------------------------------ with a (fake) language model
+
+
+def llm_run(library, fake_openai, system="dual", **config):
+    return make_run(
+        library, system, config={"planner": "llm", "base_url": fake_openai.base_url, "model": "gpt-4o-mini", **config}
+    )
+
+
+def test_the_llm_planner_uses_tools_and_keeps_only_delivered_citations(library, fake_openai):
+    fake_openai.queue(
+        tool_calls(("search", {"reason": "find the study", "query": "caffeine sleep time"})),
+        tool_calls(
+            (
+                "request_evidence",
+                {
+                    "reason": "read it",
+                    "docids": ["caffeine"],
+                    "sub_questions": ["How much does caffeine reduce total sleep time?"],
+                },
+            )
+        ),
+        text(
+            "Explanation: Caffeine cut total sleep time by over an hour [caffeine]. Olive oil helps [diet]. "
+            "Exact Answer: more than one hour Confidence: 80%"
+        ),
+    )
+    run = llm_run(library, fake_openai)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert run.answer["exact_answer"] == "more than one hour"
+    assert run.answer["dropped_citations"] == 1  # [diet] was never delivered
+    assert [c.span.document.docid for c in run.citations.all()] == ["caffeine"]
+    assert run.calls == 3 and run.model_calls.count() == 3
+    assert_consistent(run)
+
+
+def test_retries_are_visible_in_the_trace(library, fake_openai):
+    fake_openai.queue(
+        error(429, "slow down", retry_after="0"),
+        error(500, "oops"),
+        text("Explanation: nothing found. Exact Answer: unknown Confidence: 5%"),
+    )
+    run = llm_run(library, fake_openai)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    attempts = list(run.model_calls.values_list("attempt", "error"))
+    assert [a for a, _ in attempts] == [1, 2, 3]
+    assert attempts[0][1] and attempts[1][1] and not attempts[2][1]
+    assert run.status == Run.Status.ANSWERED
+
+
+def test_the_steer_blocks_tools_at_seventy_percent_of_the_budget(library, fake_openai):
+    search = tool_calls(("search", {"reason": "look", "query": "caffeine"}))
+    fake_openai.queue(
+        slow(0.45, search),
+        slow(0.45, search),
+        text("Explanation: Caffeine shortens sleep. Exact Answer: yes Confidence: 50%"),
+    )
+    run = llm_run(library, fake_openai)
+    Run.objects.filter(pk=run.pk).update(budget_s=1.2)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert RunEvent.objects.filter(run=run, kind="steer").count() == 1
+    last = fake_openai.requests[-1].body
+    assert "tools" not in last or not last["tools"]
+    assert "submit your best answer now" in last["messages"][-1]["content"]
+    assert run.status in {Run.Status.ANSWERED, Run.Status.DEADLINE}
+
+
+def test_the_hard_deadline_ends_the_run(library, fake_openai):
+    search = tool_calls(("search", {"reason": "look", "query": "caffeine"}))
+    fake_openai.default = slow(0.3, search)
+    run = llm_run(library, fake_openai)
+    Run.objects.filter(pk=run.pk).update(budget_s=0.5)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.DEADLINE
+
+
+def test_the_spending_cap_is_never_crossed(library, fake_openai):
+    fake_openai.default = large_output()
+    run = llm_run(library, fake_openai)
+    Run.objects.filter(pk=run.pk).update(spend_cap_usd=0.004)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status in {Run.Status.BUDGET, Run.Status.ANSWERED}
+    assert run.spent_usd <= 0.004
+
+
+def test_a_model_that_never_answers_hits_the_round_cap(library, fake_openai, monkeypatch):
+    monkeypatch.setattr(llm_planner, "MAX_STEPS", 3)
+    fake_openai.default = tool_calls(("search", {"reason": "again", "query": "sleep"}))
+    run = llm_run(library, fake_openai)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ROUND_CAP
+
+
+def test_a_recorded_run_replays_without_a_server_and_a_changed_prompt_names_the_call(library, fake_openai, monkeypatch):
+    fake_openai.queue(
+        tool_calls(("search", {"reason": "find", "query": "caffeine sleep"})),
+        text("Explanation: Caffeine shortens sleep [caffeine]. Exact Answer: yes Confidence: 70%"),
+    )
+    original = llm_run(library, fake_openai, system="pi_serini")
+    execute_run(original.pk)
+    original.refresh_from_db()
+    replay = make_run(
+        library, "pi_serini", config={"planner": "replay", "replay_of": original.pk, "model": "gpt-4o-mini"}
+    )
+    execute_run(replay.pk)
+    replay.refresh_from_db()
+    assert replay.status == original.status == Run.Status.ANSWERED
+    assert replay.answer == original.answer
+    monkeypatch.setattr(llm_planner, "PROMPT", llm_planner.PROMPT + " Be brief.")
+    changed = make_run(
+        library, "pi_serini", config={"planner": "replay", "replay_of": original.pk, "model": "gpt-4o-mini"}
+    )
+    execute_run(changed.pk)
+    changed.refresh_from_db()
+    assert changed.status == Run.Status.FAILED
+    assert "ReplayMissing" in changed.error and "call #1" in changed.error
+
+
+def test_module_exposes_the_systems():
+    assert loop.SYSTEM_NAMES == ("single_pass", "review_loop", "pi_serini", "dual")
