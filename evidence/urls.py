@@ -2,9 +2,21 @@
 
 from django.urls import path
 
-from .views import health, home
+from .views import ask, audit, collections, compare, health, home, runs, stream
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("health", health.health, name="health"),
+    path("ask", ask.ask, name="ask"),
+    path("runs/", runs.runs_list, name="runs"),
+    path("runs/<int:pk>/", runs.run_page, name="run"),
+    path("runs/<int:pk>/stream", stream.stream, name="run_stream"),
+    path("runs/<int:pk>/events", runs.events_poll, name="run_events"),
+    path("runs/<int:pk>/audit", audit.audit, name="audit"),
+    path("compare", compare.compare, name="compare"),
+    path("collections/", collections.collections, name="collections"),
+    path("collections/<int:pk>/", collections.collection, name="collection"),
+    path("collections/<int:pk>/upload", collections.upload, name="upload"),
+    path("uploads/<int:pk>/", collections.job, name="job"),
+    path("documents/<int:pk>/", collections.document, name="document"),
 ]

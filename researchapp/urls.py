@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    # The JSON API (django-ninja) goes here: path("api/", api.urls),
     path("", include("evidence.urls")),
 ]

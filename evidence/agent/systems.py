@@ -30,6 +30,7 @@ from .trajectory import Trajectory
 from .units import load_units
 
 SUPPORTED = 0.8  # a span this probable settles the question
+SCOPED_PASSAGE_LIMIT = 3
 MAX_ROUNDS = 3
 
 
@@ -119,10 +120,30 @@ def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
     return [Hit(docid, score, passage) for docid, score, passage in ranking]
 
 
-def read_top(ctx: RunContext, hits: list[Hit], k: int, reason: str) -> list[Unit]:
-    """Load the top k hits as units; pi_serini-style systems also open them with read_document."""
-    units = load_units(ctx.run.collection_id, hits[:k])
-    return units
+def read_top(ctx: RunContext, hits: list[Hit], k: int, query: str | None = None) -> list[Unit]:
+    """Load the top k hits as units; a run scoped to a few documents reads their best passages instead."""
+    if ctx.tools.scope and len(ctx.tools.scope) <= SCOPED_PASSAGE_LIMIT:
+        return load_units(ctx.run.collection_id, scoped_passage_hits(ctx, query or ctx.run.question, k))
+    return load_units(ctx.run.collection_id, hits[:k])
+
+
+def scoped_passage_hits(ctx: RunContext, query: str, k: int) -> list[Hit]:
+    """Rank the passages of the scoped documents by passage BM25 (each passage becomes its own unit)."""
+    from ..retrieval import index_store
+
+    index = index_store.load(ctx.run.collection_id)
+    scores = index.passages.scores(index.analyze(query))
+    rows = [
+        (float(scores[i]), docid, index.passage_ordinals[i])
+        for i, docid in enumerate(index.passage_docids)
+        if docid in ctx.tools.scope
+    ]
+    rows.sort(key=lambda row: (-row[0], row[1], row[2]))
+    return [Hit(docid, score, ordinal) for score, docid, ordinal in rows[:k]]
+
+
+def unit_key(unit: Unit) -> str:
+    return f"{unit.docid}@{unit.blocks[0].start if unit.blocks else 0}"
 
 
 def answer_from(ctx: RunContext, plan: Plan) -> Answer:
@@ -133,6 +154,7 @@ def answer_from(ctx: RunContext, plan: Plan) -> Answer:
 
 def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
     """Select spans without System 1 (cosine + lexical overlap), as the baselines do."""
+    ctx.trajectory.add("inspected", [unit.docid for unit in units])
     spans = heuristic_spans(plan.question, units)
     return ctx.deliver(spans)
 
@@ -145,7 +167,7 @@ def run_single_pass(ctx: RunContext) -> Outcome:
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
     hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
     k = int(ctx.config.get("top_k", 10))
-    plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+    plain_select(ctx, plan, read_top(ctx, hits, k, plan.queries[0]))
     answer = answer_from(ctx, plan)
     return Outcome("answered" if answer.citations else "no_new_passages", answer)
 
@@ -162,7 +184,7 @@ def run_review_loop(ctx: RunContext) -> Outcome:
         hits = search_hits(ctx, query, f"Round {round_number}: search for evidence.")
         if round_number > 1 and not set(h.docid for h in hits[:k]) - before:
             return Outcome("no_new_passages", answer_from(ctx, plan))
-        plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+        plain_select(ctx, plan, read_top(ctx, hits, k, query))
         answer = answer_from(ctx, plan)
         review_ok = answer.citations and answer.confidence >= 0.5
         ctx.log("review", {"round": round_number, "supported": bool(review_ok), "confidence": answer.confidence})
@@ -196,7 +218,7 @@ def run_pi_serini(ctx: RunContext) -> Outcome:
                 ctx.tools.read_document(f"Read candidate {hit.docid} for the question's clues.", hit.docid, 1, 200)
             except ToolError:
                 continue
-        plain_select(ctx, plan, read_top(ctx, hits, k, "read the top hits"))
+        plain_select(ctx, plan, read_top(ctx, hits, k, query))
         if any(s.probability >= SUPPORTED for s in ctx.delivered):
             break
     answer = answer_from(ctx, plan)
@@ -220,12 +242,14 @@ def run_dual(ctx: RunContext) -> Outcome:
         used.append(query)
         rounds += 1
         hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
-        fresh = [h for h in hits if h.docid not in ctx.judged]
-        request_evidence(ctx, plan, load_units(ctx.run.collection_id, fresh[:k]))
+        candidates = [u for u in read_top(ctx, hits, 3 * k, query) if unit_key(u) not in ctx.judged][:k]
+        request_evidence(ctx, plan, candidates)
         if ctx.clock.seconds_to_steer() >= 45:
             # Evidence mining: System 1 reads the next units for the question's clues (JevGPT 3.3).
-            mining_units = load_units(ctx.run.collection_id, [h for h in hits[k : k + 60] if h.docid not in ctx.judged])
-            leads = mine_qa(ctx.judge, plan.question, mining_units, judged=ctx.judged, clues=plan.clues)
+            mining_units = [
+                u for u in load_units(ctx.run.collection_id, hits[k : k + 60]) if unit_key(u) not in ctx.judged
+            ]
+            leads = mine_qa(ctx.judge, plan.question, mining_units, clues=plan.clues)
             ctx.trajectory.add("inspected", [u.docid for u in mining_units])
             for lead in leads:
                 ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
@@ -248,10 +272,10 @@ def run_dual(ctx: RunContext) -> Outcome:
 
 def request_evidence(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
     """System 1 localization of the plan's sub-questions over candidate units; deliver what it finds."""
-    units = [u for u in units if u.docid not in ctx.judged][:MAX_UNITS_PER_REQUEST]
+    units = [u for u in units if unit_key(u) not in ctx.judged][:MAX_UNITS_PER_REQUEST]
     if not units or ctx.judge is None:
         return []
-    ctx.judged.update(u.docid for u in units)
+    ctx.judged.update(unit_key(u) for u in units)
     ctx.trajectory.add("inspected", [u.docid for u in units])
     result = localize(ctx.judge, plan.sub_questions, units)
     best: dict[str, float] = {}

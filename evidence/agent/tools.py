@@ -66,6 +66,8 @@ class ResearchTools:
         self.trajectory = trajectory
         self.searcher = get_searcher(searcher, run.collection_id)
         self.emit = emit
+        # A run may be scoped to some documents (a question about one paper): hits outside are dropped.
+        self.scope = {str(d) for d in (run.config or {}).get("scope_docids") or []}
 
     # -------------------------------------------------------------- dispatch
 
@@ -112,6 +114,8 @@ class ResearchTools:
                 "Use content words (names, terms, numbers)."
             )
         hits = self.searcher.search(query, SEARCH_DEPTH)
+        if self.scope:
+            hits = [hit for hit in hits if hit.docid in self.scope]
         stored = cache.store_ranking(self.run.pk, query, reason, self.searcher.name, hits)
         shown = hits[:SHOWN_BY_SEARCH]
         self.trajectory.add("surfaced", [hit.docid for hit in hits])

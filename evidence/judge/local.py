@@ -104,6 +104,9 @@ class LocalJudge:
         bvecs, uvecs = self.vectors(units)
         x = block_features(goal, gvec, units, bvecs, uvecs)
         head = self.head(self.head_for(units[0]))
+        if head.meta.get("unit_head"):
+            x = stack_unit_probabilities(x, self.head(str(head.meta["unit_head"])).predict(
+                unit_features(goal, gvec, units, bvecs, uvecs)), [len(u.blocks) for u in units])
         probs = head.predict(x)
         out, k = [], 0
         for u in units:
@@ -205,6 +208,13 @@ class LocalJudge:
             for i in idx:
                 out[i] = ScoreAnswer(grade_distribution(float(probs[id(questions[i].unit)])), questions[i].grades)
         return [a for a in out if a is not None]
+
+
+def stack_unit_probabilities(x: np.ndarray, unit_p: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+    """Append STACKED_FEATURES (the unit head's probability and its log rank in the set) to block features."""
+    rank = np.empty(len(unit_p))
+    rank[np.argsort(-unit_p, kind="stable")] = np.arange(len(unit_p))
+    return np.column_stack([x, np.repeat(unit_p, sizes), np.repeat(np.log1p(rank), sizes)])
 
 
 def _unique_units(units: Sequence[Unit | None]) -> list[Unit]:

@@ -1,12 +1,14 @@
-"""The signed-in home page: the user's collections and latest runs."""
+"""The signed-in home page: the ask form, the user's collections and latest runs."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ..forms import AskForm
 from ..models import Collection, Run
 
 
 def home(request: HttpRequest) -> HttpResponse:
     collections = Collection.objects.filter(owner=request.user).order_by("name")
     runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")[:10]
-    return render(request, "evidence/home.html", {"collections": collections, "runs": runs})
+    return render(request, "evidence/home.html",
+                  {"collections": collections, "runs": runs, "form": AskForm(owner=request.user)})

@@ -44,13 +44,28 @@ class Command(BaseCommand):
         execute_run(run.pk)
         run.refresh_from_db()
         citations = [
-            {"marker": c.marker, "docid": c.span.document.docid, "start": c.span.start, "end": c.span.end,
-             "page": c.span.page, "quote": c.span.quote}
+            {
+                "marker": c.marker,
+                "docid": c.span.document.docid,
+                "start": c.span.start,
+                "end": c.span.end,
+                "page": c.span.page,
+                "quote": c.span.quote,
+            }
             for c in run.citations.select_related("span__document")
         ]
         if options["json"]:
-            self.stdout.write(json.dumps({"run": run.pk, "status": run.status, "answer": run.answer,
-                                          "citations": citations, "error": run.error}))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "run": run.pk,
+                        "status": run.status,
+                        "answer": run.answer,
+                        "citations": citations,
+                        "error": run.error,
+                    }
+                )
+            )
             return
         self.stdout.write(f"Run {run.pk} · {run.system} · status: {run.status}")
         if run.error:
@@ -60,5 +75,6 @@ class Command(BaseCommand):
         self.stdout.write(f"Confidence: {run.answer.get('confidence', 0):.0%}\n")
         for citation in citations:
             page = f", page {citation['page']}" if citation["page"] else ""
-            self.stdout.write(f"{citation['marker']} chars {citation['start']}-{citation['end']}{page}: "
-                              f"“{citation['quote']}”")
+            self.stdout.write(
+                f"{citation['marker']} chars {citation['start']}-{citation['end']}{page}: “{citation['quote']}”"
+            )

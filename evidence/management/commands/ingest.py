@@ -37,9 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+")
         parser.add_argument("--collection", required=True, help="collection name (created when missing)")
-        parser.add_argument(
-            "--owner", default=None, help="username owning the collection (default: first superuser)"
-        )
+        parser.add_argument("--owner", default=None, help="username owning the collection (default: first superuser)")
         parser.add_argument("--analyzer", default="english", choices=["english", "lucene"])
         parser.add_argument("--no-embed", action="store_true", help="skip vectors (BM25 only)")
 
@@ -69,9 +67,7 @@ class Command(BaseCommand):
         if username:
             user = users.filter(username=username).first()
             if user is None:
-                raise CommandError(
-                    f"No user named {username!r}: create it with `manage.py createsuperuser` first."
-                )
+                raise CommandError(f"No user named {username!r}: create it with `manage.py createsuperuser` first.")
             return user
         user = users.filter(is_superuser=True).order_by("pk").first() or users.order_by("pk").first()
         if user is None:

@@ -1,0 +1,202 @@
+"""The evaluation runner: every question through the real research loop, resumable, with a spending cap."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.utils import timezone
+
+from ..agent.loop import execute_run
+from ..models import Evaluation, EvaluationItem, Run
+from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
+from .failures import STAGES, failure_stage, funnel_recall
+from .metrics import prf_from_counts
+from .metrics_hotpot import hotpot_summary
+from .metrics_qasper import qasper_summary
+
+Benchmark = SciFact | Qasper | HotpotQA
+HOTPOT_KEYS = {f"{prefix}{k}" for prefix in ("", "sp_", "joint_") for k in ("em", "f1", "precision", "recall")}
+
+
+def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str, Any]) -> str:
+    blob = json.dumps([benchmark, data_key, system, config], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
+    if benchmark == "qasper":
+        return metrics.get("answer_f1", 0.0) >= 0.5
+    if benchmark == "hotpotqa":
+        return metrics.get("f1", 0.0) >= 0.5
+    return metrics.get("ndcg@10", 0.0) > 0.0
+
+
+def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
+    """Ask one question with the evaluation's system; return its metrics with cost, time and funnel."""
+    config = {**evaluation.config}
+    if question.scope:
+        config["scope_docids"] = list(question.scope)
+    run = Run.objects.create(
+        owner=evaluation.owner,
+        collection=evaluation.collection,
+        question=question.question,
+        task=question.task if evaluation.system == "dual" else Run.Task.QA,
+        system=evaluation.system,
+        config=config,
+        budget_s=float(evaluation.config.get("budget_s", settings.EVIDENCE_RUN_BUDGET_S)),
+    )
+    started = time.perf_counter()
+    execute_run(run.pk, emit=_silent_emit if evaluation.config.get("quiet_events") else _emit)
+    latency = time.perf_counter() - started
+    run.refresh_from_db()
+    metrics = bench.score(question, run)
+    relevant = metrics.pop("relevant", [])
+    metrics.update(
+        {
+            "run": run.pk,
+            "status": run.status,
+            "latency_s": round(latency, 4),
+            "calls": run.calls,
+            "cost_usd": run.spent_usd,
+            "funnel": funnel_recall(run.trajectory, relevant),
+            "failure_stage": failure_stage(run.trajectory, relevant, correct(bench.name, metrics)),
+        }
+    )
+    EvaluationItem.objects.create(evaluation=evaluation, qid=question.qid, run=run, metrics=metrics)
+    return metrics
+
+
+def _emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
+    from .. import events
+
+    events.emit(run_id, kind, payload)
+
+
+def _silent_emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
+    # Bulk evaluations keep only the events the reports need; the live page is not watching.
+    if kind in {"search", "answer", "finished", "evidence"}:
+        _emit(run_id, kind, payload)
+
+
+def evaluate(
+    bench: Benchmark,
+    owner: Any,
+    system: str,
+    config: dict[str, Any],
+    limit: int | None = None,
+    out_dir: Path | None = None,
+    spend_cap_usd: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Evaluate (or resume evaluating) a system on a benchmark; return the summary."""
+    collection = bench.collection(owner)
+    questions = bench.questions()[: limit or None]
+    key = evaluation_key(bench.name, collection.name, system, config)
+    evaluation = Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
+    if evaluation is None:
+        evaluation = Evaluation.objects.create(
+            owner=owner, benchmark=bench.name, system=system, collection=collection, config=config, key=key
+        )
+    out_dir = out_dir or Path(settings.DATA_DIR) / "evals" / f"{bench.name}-{system}-{key}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    evaluation.out_dir, evaluation.status = str(out_dir), Evaluation.Status.RUNNING
+    evaluation.save(update_fields=["out_dir", "status"])
+    cap = spend_cap_usd if spend_cap_usd is not None else settings.EVIDENCE_RUN_SPEND_CAP_USD
+    done = set(evaluation.items.values_list("qid", flat=True))
+    results = out_dir / "results.jsonl"
+    with results.open("a", encoding="utf-8") as out:
+        for index, question in enumerate(questions, start=1):
+            if progress:
+                progress(index, len(questions))
+            if question.qid in done:
+                continue
+            spent = sum(item.metrics.get("cost_usd", 0.0) for item in evaluation.items.all())
+            if spent >= cap:
+                evaluation.status = Evaluation.Status.STOPPED
+                break
+            metrics = run_question(evaluation, bench, question)
+            out.write(json.dumps({"qid": question.qid, **metrics}) + "\n")
+            out.flush()
+    items = [item.metrics for item in evaluation.items.filter(qid__in=[q.qid for q in questions])]
+    summary = summarize(bench.name, items)
+    summary.update(
+        {
+            "benchmark": bench.name,
+            "system": system,
+            "evaluation": evaluation.pk,
+            "searcher": config.get("searcher", "hybrid"),
+        }
+    )
+    if evaluation.status == Evaluation.Status.RUNNING:
+        evaluation.status = Evaluation.Status.DONE
+    evaluation.summary, evaluation.finished_at = summary, timezone.now()
+    evaluation.save(update_fields=["summary", "status", "finished_at"])
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def summarize(benchmark: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Aggregate per-question metrics into the benchmark's summary plus latency, cost and funnel."""
+    summary: dict[str, Any] = {"questions": len(items)}
+    if not items:
+        return summary
+    if benchmark == "scifact":
+        for key in ("ndcg@10", "ndcg@20", "recall@100", "recall@1000"):
+            summary[key] = round(float(np.mean([item[key] for item in items])), 4)
+        correct_, retrieved, relevant = (sum(item["rationale_counts"][i] for item in items) for i in range(3))
+        prf = prf_from_counts(correct_, retrieved, relevant)
+        summary.update(
+            {
+                "rationale_precision": round(prf.precision, 4),
+                "rationale_recall": round(prf.recall, 4),
+                "rationale_f1": round(prf.f1, 4),
+            }
+        )
+    elif benchmark == "qasper":
+        per_question = [{k: item[k] for k in ("answer_f1", "evidence_f1", "answer_type", "missing")} for item in items]
+        summary.update(_rounded(qasper_summary(per_question)))
+    elif benchmark == "hotpotqa":
+        keys = [k for k in items[0] if k in HOTPOT_KEYS]
+        summary.update(_rounded(hotpot_summary([{k: item[k] for k in keys} for item in items])))
+        summary["answer_em"], summary["answer_f1"] = summary.get("em"), summary.get("f1")
+    latencies = [item["latency_s"] for item in items]
+    summary.update(
+        {
+            "questions": len(items),
+            "p50_s": round(float(np.percentile(latencies, 50)), 3),
+            "p95_s": round(float(np.percentile(latencies, 95)), 3),
+            "calls_per_question": round(float(np.mean([item["calls"] for item in items])), 2),
+            "cost_usd": round(sum(item["cost_usd"] for item in items), 4),
+            "statuses": _counts(item["status"] for item in items),
+            "funnel": {
+                stage: round(
+                    float(np.mean([item["funnel"].get(stage, 0.0) for item in items if item["funnel"]] or [0.0])), 4
+                )
+                for stage in ("surfaced", "previewed", "opened", "inspected", "delivered", "cited")
+            },
+            "failure_stages": {
+                stage: sum(1 for item in items if item.get("failure_stage") == stage) for stage in STAGES
+            },
+        }
+    )
+    return summary
+
+
+def _counts(values: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _rounded(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (round(v, 4) if isinstance(v, float) else _rounded(v) if isinstance(v, dict) else v) for k, v in data.items()
+    }

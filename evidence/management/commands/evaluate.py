@@ -1,0 +1,101 @@
+"""`manage.py evaluate BENCHMARK --data ...`: run a system on a benchmark; the summary is the last line (JSON)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from ...agent.loop import SYSTEM_NAMES
+from ...eval.benchmarks import HotpotQA, Qasper, SciFact
+from ...eval.runner import evaluate
+from ...retrieval.searchers import SEARCHERS
+
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+
+
+class Command(BaseCommand):
+    help = "Evaluate a system on scifact, qasper or hotpotqa (resumable; prints one JSON summary line last)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("benchmark", choices=["scifact", "qasper", "hotpotqa"])
+        parser.add_argument("--data", type=Path, help="qasper/hotpotqa JSON file")
+        parser.add_argument("--corpus", type=Path, help="scifact corpus.jsonl")
+        parser.add_argument("--claims", type=Path, help="scifact claims JSON")
+        parser.add_argument(
+            "--system",
+            default="dual",
+            help=f"one of {', '.join(SYSTEM_NAMES)}, or a retrieval-only searcher for scifact ({', '.join(SEARCHERS)})",
+        )
+        parser.add_argument("--searcher", default="hybrid", choices=SEARCHERS)
+        parser.add_argument("--limit", type=int, default=None)
+        parser.add_argument("--offset", type=int, default=0, help="skip the first N questions (e.g. a fit split)")
+        parser.add_argument("--out", type=Path, default=None)
+        parser.add_argument("--spend-cap", type=float, default=None, help="USD for the whole evaluation")
+        parser.add_argument("--budget", type=float, default=None, help="time budget per question, seconds")
+        parser.add_argument("--owner", default=None)
+
+    def handle(self, *args, **options) -> None:
+        bench = self._benchmark(options)
+        system, searcher = options["system"], options["searcher"]
+        if system in SEARCHERS:
+            # A retrieval-only baseline: one search with that searcher, no System 1.
+            system, searcher = "single_pass", system
+        if system not in SYSTEM_NAMES:
+            raise CommandError(f"Unknown system {system!r}: use one of {', '.join(SYSTEM_NAMES + SEARCHERS)}.")
+        config = {"searcher": searcher, "quiet_events": True}
+        if options["budget"]:
+            config["budget_s"] = options["budget"]
+        if options["offset"]:
+            config["offset"] = options["offset"]
+        questions = bench.questions()
+        if options["offset"]:
+            bench.questions = lambda: questions[options["offset"] :]  # type: ignore[method-assign]
+        bar = tqdm(total=0, unit="q", disable=options["verbosity"] == 0, file=self.stderr)
+
+        def progress(index: int, total: int) -> None:
+            bar.total = total
+            bar.n = index - 1
+            bar.refresh()
+
+        summary = evaluate(
+            bench,
+            self._owner(options["owner"]),
+            system,
+            config,
+            limit=options["limit"],
+            out_dir=options["out"],
+            spend_cap_usd=options["spend_cap"],
+            progress=progress,
+        )
+        bar.n = bar.total
+        bar.close()
+        self.stdout.write(json.dumps(summary))
+
+    def _benchmark(self, options):
+        name = options["benchmark"]
+        if name == "scifact":
+            corpus = options["corpus"] or DATA / "scifact" / "corpus.jsonl"
+            claims = options["claims"] or options["data"] or DATA / "scifact" / "claims_train.json"
+            for path in (corpus, claims):
+                if not path.exists():
+                    raise CommandError(f"{path} does not exist: give --corpus and --claims.")
+            return SciFact(corpus, claims)
+        default = {
+            "qasper": DATA / "qasper" / "qasper-dev-sample.json",
+            "hotpotqa": DATA / "hotpotqa" / "hotpot-dev-distractor-30.json",
+        }[name]
+        data = options["data"] or default
+        if not data.exists():
+            raise CommandError(f"{data} does not exist: give --data FILE.")
+        return Qasper(data) if name == "qasper" else HotpotQA(data)
+
+    def _owner(self, username: str | None):
+        users = get_user_model().objects
+        if username:
+            return users.get(username=username)
+        user = users.filter(username="evaluator").first()
+        return user or users.create_user("evaluator", "", None)

@@ -1,0 +1,103 @@
+"""Collections: create one, upload many files or a zip, watch per-file progress, browse documents."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_POST
+
+from ..forms import CollectionForm
+from ..ingest.jobs import create_job
+from ..models import Collection, Document, IngestJob
+from ..tasks import enqueue_ingest
+
+
+def collections(request: HttpRequest) -> HttpResponse:
+    form = CollectionForm(request.POST or None, owner=request.user)
+    if request.method == "POST" and form.is_valid():
+        collection = form.save()
+        messages.success(request, f"Collection “{collection.name}” created: upload documents into it.")
+        return redirect("collection", pk=collection.pk)
+    rows = (Collection.objects.filter(owner=request.user).annotate(n_documents=Count("documents"))
+            .order_by("name"))
+    return render(request, "evidence/collections.html", {"collections": rows, "form": form},
+                  status=400 if form.errors else 200)
+
+
+def max_upload_mb() -> int:
+    return getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024) // (1024 * 1024)
+
+
+@require_GET
+def collection(request: HttpRequest, pk: int) -> HttpResponse:
+    collection = get_object_or_404(Collection, pk=pk, owner=request.user)
+    documents = (collection.documents.annotate(n_passages=Count("passages")).order_by("title")
+                 .only("pk", "docid", "title", "source_name", "source_format", "pages"))
+    page = Paginator(documents, 50).get_page(request.GET.get("page"))
+    jobs = collection.ingest_jobs.order_by("-created_at")[:5]
+    return render(request, "evidence/collection.html", {
+        "collection": collection, "page": page, "jobs": jobs, "max_upload_mb": max_upload_mb(),
+        "max_file_mb": settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024),
+    })
+
+
+# CSRF is checked in _accept_upload instead of the middleware: the middleware parses the multipart body to
+# find the token, and the size check must come before anything reads the body.
+@csrf_exempt
+@require_POST
+def upload(request: HttpRequest, pk: int) -> HttpResponse:
+    collection = get_object_or_404(Collection, pk=pk, owner=request.user)
+    limit = getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
+    length = request.META.get("CONTENT_LENGTH") or ""
+    if not length.isdigit() or int(length) > limit:
+        reason = ("The upload is larger than the limit of "
+                  f"{max_upload_mb()} MB per request: send fewer files at once or zip them in parts."
+                  if length.isdigit() else "The upload has no Content-Length: send it from the upload form.")
+        status = 413 if length.isdigit() else 411
+        return render(request, "evidence/upload_refused.html", {"collection": collection, "reason": reason},
+                      status=status)
+    return _accept_upload(request, collection)
+
+
+@csrf_protect
+def _accept_upload(request: HttpRequest, collection: Collection) -> HttpResponse:
+    files = request.FILES.getlist("files")
+    if not files:
+        messages.error(request, "Choose or drop at least one file (PDF, JATS XML, HTML, text, Markdown, JSONL or zip).")
+        return redirect("collection", pk=collection.pk)
+    with transaction.atomic():
+        job = create_job(collection, [(f.name, f) for f in files])
+        enqueue_ingest(job.pk)
+    return redirect("job", pk=job.pk)
+
+
+@require_GET
+def job(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_object_or_404(IngestJob.objects.select_related("collection"), pk=pk, owner=request.user)
+    context = {"job": job, "files": list(job.files.all()), "done": job.status in ("done", "failed"),
+               "files_pct": _pct(job.files_done, job.files_total),
+               "passages_pct": _pct(job.passages_embedded, job.passages_total)}
+    if request.htmx:
+        return render(request, "evidence/job.html#progress", context)
+    return render(request, "evidence/job.html", context)
+
+
+def _pct(done: int, total: int) -> int:
+    return int(100 * done / total) if total else 0
+
+
+@require_GET
+def document(request: HttpRequest, pk: int) -> HttpResponse:
+    document = get_object_or_404(Document.objects.select_related("collection"), pk=pk,
+                                 collection__owner=request.user)
+    passages = [(p, document.text[p.start : p.end]) for p in document.passages.order_by("ordinal")
+                .only("pk", "ordinal", "start", "end")]
+    regions = dict(document.regions.values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
+    return render(request, "evidence/document.html", {"document": document, "passages": passages,
+                                                      "regions": regions})

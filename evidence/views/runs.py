@@ -1,0 +1,67 @@
+"""The run page (live while running, complete without JS when finished), its polling fallback, the run list."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from .. import events
+from ..agent.loop import SYSTEM_NAMES
+from ..models import Collection, Run
+from . import timeline
+
+
+def run_context(run: Run) -> dict[str, object]:
+    """Everything the run page shows: timeline, metrics, the answer with its citations."""
+    citations = timeline.run_citations(run)
+    entries = timeline.entries(run, list(run.events.order_by("seq")))
+    return {
+        "run": run,
+        "entries": entries,
+        "after": entries[-1].seq if entries else 0,
+        "citations": citations,
+        "pieces": timeline.answer_pieces(run, citations),
+        **timeline.metrics(run),
+    }
+
+
+@require_GET
+def run_page(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
+    context = run_context(run)
+    if request.htmx and request.GET.get("part") == "answer":
+        return render(request, "evidence/run.html#answer", context)
+    return render(request, "evidence/run.html", context)
+
+
+@require_GET
+def events_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Return the timeline entries after ?after=SEQ (the fallback for clients without SSE)."""
+    run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
+    after = request.GET.get("after", "0")
+    new = events.events_after(run.pk, int(after) if after.isdigit() else 0)
+    response = HttpResponse(timeline.render_entries(run, timeline.entries(run, new)))
+    response["X-Last-Seq"] = str(new[-1].seq if new else after)
+    response["X-Run-Finished"] = "true" if run.is_finished else "false"
+    return response
+
+
+@require_GET
+def runs_list(request: HttpRequest) -> HttpResponse:
+    runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")
+    collections = Collection.objects.filter(owner=request.user).order_by("name")
+    chosen = {key: request.GET.get(key, "") for key in ("collection", "system", "status")}
+    if chosen["collection"].isdigit():
+        runs = runs.filter(collection_id=int(chosen["collection"]))
+    if chosen["system"]:
+        runs = runs.filter(system=chosen["system"])
+    if chosen["status"]:
+        runs = runs.filter(status=chosen["status"])
+    page = Paginator(runs, 50).get_page(request.GET.get("page"))
+    context = {"page": page, "collections": collections, "systems": SYSTEM_NAMES, "statuses": Run.Status.choices,
+               "chosen": chosen, "query": request.GET.urlencode()}
+    if request.htmx:
+        return render(request, "evidence/runs.html#table", context)
+    return render(request, "evidence/runs.html", context)
