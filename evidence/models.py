@@ -402,3 +402,22 @@ class EvaluationItem(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["evaluation", "qid"], name="evaluationitem_unique_qid")]
         ordering = ["id"]
+
+
+class ApiKey(models.Model):
+    """A per-user API key: shown once at creation, stored as a SHA-256 hash; `prefix` identifies it in lists."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, unique=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    rate_per_minute = models.PositiveIntegerField(default=120)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
