@@ -95,7 +95,7 @@ def load_scifact_claims(docs: Sequence[ParsedDocument], path: Path | None = None
 def split_claims(claims: Sequence[Claim]) -> tuple[list[Claim], list[Claim]]:
     """Return (fit, held_out): claims sorted by id, first 80% and last 20%."""
     ordered = sorted(claims, key=lambda c: c.id)
-    cut = int(round(len(ordered) * FIT_FRACTION))
+    cut = round(len(ordered) * FIT_FRACTION)
     return ordered[:cut], ordered[cut:]
 
 
@@ -150,7 +150,9 @@ def load_qasper(path: Path | None = None) -> tuple[list[ParsedDocument], list[Qu
     return docs, questions
 
 
-def cached_embeddings(name: str, key: str, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray]) -> np.ndarray:
+def cached_embeddings(
+    name: str, key: str, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray]
+) -> np.ndarray:
     """Return embeddings of texts from .data/cache (keyed by a data hash), computing them when missing."""
     digest = hashlib.sha256(key.encode() + b"\0" + "\x1f".join(texts).encode()).hexdigest()[:16]
     path = CACHE_DIR / f"{name}-{digest}.npy"

@@ -22,6 +22,7 @@ Stacked block features, STACKED_FEATURES: a head may append the unit head's prob
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -170,7 +171,6 @@ def block_features(
 ) -> np.ndarray:
     """Return the (n_blocks, len(BLOCK_FEATURES)) matrix for every block of every unit, in order."""
     sizes = [len(u.blocks) for u in units]
-    owner = np.repeat(np.arange(len(units)), sizes)
     texts = [b.text for u in units for b in u.blocks]
     toks = [terms(t) for t in texts]
     vecs = np.concatenate(block_vecs) if block_vecs else np.zeros((0, len(goal_vec)), dtype=np.float32)
@@ -182,8 +182,8 @@ def block_features(
     u_score, u_rank = unit_context(units)
     u_bm = minmax(bm25(gterms, [t for u in units for t in [terms(u.title + " " + u.text)]]))
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    doc_max = np.array([cos[s:e].max() if e > s else 0.0 for s, e in zip(starts[:-1], starts[1:], strict=True)])
-    bm_max = np.array([bm[s:e].max() if e > s else 0.0 for s, e in zip(starts[:-1], starts[1:], strict=True)])
+    doc_max = np.array([cos[s:e].max() if e > s else 0.0 for s, e in itertools.pairwise(starts)])
+    bm_max = np.array([bm[s:e].max() if e > s else 0.0 for s, e in itertools.pairwise(starts)])
     best_unit = int(np.argmax(doc_max)) if len(doc_max) else -1
     gset = set(gterms)
     rows = []

@@ -52,18 +52,18 @@ class Localization:
 
 
 def windows(n_blocks: int, size: int = 4, stride: int = 2, max_regions: int = MAX_REGIONS) -> list[tuple[int, ...]]:
-    """Return overlapping windows of block indices (at most max_regions; the last one reaches the end)."""
+    """Return overlapping windows of block indices that cover the unit in at most max_regions windows."""
     if n_blocks <= 0:
         return []
     if n_blocks <= size:
         return [tuple(range(n_blocks))]
+    if (n_blocks - size + stride - 1) // stride + 1 > max_regions:
+        # A long unit: widen the stride (and the window with it) so 16 regions still cover every block.
+        stride = -(-(n_blocks - size) // (max_regions - 1))
+        size = max(size, stride + 1)
     starts = list(range(0, n_blocks - size + 1, stride))
     if starts[-1] + size < n_blocks:
         starts.append(n_blocks - size)
-    if len(starts) > max_regions:
-        # Spread the allowed regions evenly over a long unit rather than reading only its beginning.
-        step = (len(starts) - 1) / (max_regions - 1)
-        starts = [starts[round(i * step)] for i in range(max_regions)]
     return [tuple(range(s, s + size)) for s in starts]
 
 

@@ -10,7 +10,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .types import GRADES, Block, ChoiceAnswer, ChoiceQuestion, JudgeError, NoulQuestion, ScoreAnswer, ScoreQuestion, Unit
+from .types import (
+    GRADES,
+    Block,
+    ChoiceAnswer,
+    ChoiceQuestion,
+    JudgeError,
+    NoulQuestion,
+    ScoreAnswer,
+    ScoreQuestion,
+    Unit,
+)
 
 Wire = dict[str, dict[str, Any]]
 

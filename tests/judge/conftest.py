@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # fake_*.py servers import as plain modules
 
-from evidence.judge.types import (  # noqa: E402
+from evidence.judge.types import (
     Block,
     ChoiceAnswer,
     ChoiceQuestion,
