@@ -28,8 +28,17 @@ SYSTEM_NAMES = tuple(SYSTEMS)
 STALE_AFTER_S = 180
 
 
-def reap_stale_runs(stale_after_s: float = STALE_AFTER_S, run_id: int | None = None) -> list[int]:
+def stale_window_s() -> float:
+    """Return how long a silent heartbeat means a lost worker (setting EVIDENCE_RUN_STALE_AFTER_S)."""
+    from django.conf import settings
+
+    return float(getattr(settings, "EVIDENCE_RUN_STALE_AFTER_S", STALE_AFTER_S))
+
+
+def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
     """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
+    if stale_after_s is None:
+        stale_after_s = stale_window_s()
     cutoff = timezone.now() - timedelta(seconds=stale_after_s)
     stale = Run.objects.filter(status=Run.Status.RUNNING).filter(
         Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)

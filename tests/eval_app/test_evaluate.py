@@ -81,3 +81,22 @@ def test_check_replay_finds_an_offline_run_identical(capsys, shared_data):
     run = Run.objects.order_by("pk").first()
     call_command("check_replay", str(run.pk))
     assert "identical" in capsys.readouterr().out
+
+
+def test_it_exports_trec_and_browsecomp_run_files(capsys, shared_data, tmp_path):
+    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+    evaluation = evaluate(capsys, "qasper", "--data", data, "--system", "pi_serini")["evaluation"]
+    call_command("export_runs", str(evaluation), "--format", "trec", "--out", str(tmp_path / "run.trec"))
+    lines = (tmp_path / "run.trec").read_text().splitlines()
+    assert lines
+    for line in lines:
+        _qid, q0, _docid, rank, score, tag = line.split()
+        assert q0 == "Q0" and int(rank) >= 1 and float(score) == float(score) and tag == "evidence-pi_serini"
+    call_command("export_runs", str(evaluation), "--format", "browsecomp", "--out", str(tmp_path / "bc"))
+    files = sorted((tmp_path / "bc").glob("run_*.json"))
+    assert len(files) == 4
+    run = json.loads(files[0].read_text())
+    assert set(run) == {"metadata", "query_id", "tool_call_counts", "usage", "status", "retrieved_docids", "result"}
+    assert run["tool_call_counts"]["search"] >= 1
+    if run["status"] == "completed":
+        assert run["result"][-1]["type"] == "output_text"

@@ -22,6 +22,28 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 def isolated_dirs(settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
+    # The real hasher costs ~0.5 s per user on this machine; these tests are about pages, not passwords.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def start_thread(target) -> threading.Thread:
+    """Start target in a thread that closes its own database connection (else the test database stays busy)."""
+    from django.db import connection
+
+    def body() -> None:
+        try:
+            target()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def in_thread():
+    return start_thread
 
 
 def free_port() -> int:
@@ -50,10 +72,6 @@ def asgi_server(django_db_setup) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
-    from django.db import connection
-    with connection.cursor() as c:
-        c.execute("select pid, state, query, backend_start from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")
-        print("LINGER", c.fetchall())
 
 
 @pytest.fixture(scope="session")
@@ -106,6 +124,11 @@ def make_finished_run(owner, collection, document, question="Does caffeine delay
                                      "funnel": {k: len(v) for k, v in run.trajectory.items()}})
     run.refresh_from_db()
     return run
+
+
+@pytest.fixture
+def run_factory():
+    return make_finished_run
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import statistics
-import threading
 import time
 
 import httpx
@@ -49,7 +48,7 @@ def finish(run: Run) -> None:
     events.emit(run.pk, "finished", {"status": "answered", "error": "", "funnel": {}, "elapsed_s": 1})
 
 
-def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_cookie, run):
+def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_cookie, run, in_thread):
     running(run)
     events.emit(run.pk, "status", {"status": "running", "system": "dual", "question": "q"})
     events.emit(run.pk, "search", {"query": "q1", "top": []})
@@ -62,7 +61,7 @@ def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_co
     with httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=20) as http:
         with http.stream("GET", f"/runs/{run.pk}/stream?after=1") as response:
             assert response.headers["content-type"].startswith("text/event-stream")
-            threading.Thread(target=later).start()
+            in_thread(later)
             messages = read_messages(response)
     steps = [(m[0], m[1]) for m in messages if m[1] == "step"]
     assert steps == [("2", "step"), ("3", "step"), ("4", "step")]
@@ -96,7 +95,7 @@ def test_it_requires_login(asgi_server, run):
     assert response.status_code == 302
 
 
-def test_it_measures_streaming_latency(asgi_server, session_cookie, run, capsys):
+def test_it_measures_streaming_latency(asgi_server, session_cookie, run, capsys, in_thread):
     """Time from emit() committing an event to the SSE client receiving it, over 20 events."""
     running(run)
     sent: dict[str, float] = {}
@@ -111,7 +110,7 @@ def test_it_measures_streaming_latency(asgi_server, session_cookie, run, capsys)
 
     with httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=30) as http:
         with http.stream("GET", f"/runs/{run.pk}/stream") as response:
-            threading.Thread(target=writer).start()
+            in_thread(writer)
             messages = read_messages(response, limit_s=30)
     latencies = sorted((received - sent[seq]) * 1000 for seq, kind, _data, received in messages
                        if kind == "step" and seq in sent)

@@ -1,0 +1,241 @@
+"""Request and response shapes of the JSON API (django-ninja / pydantic)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from ninja import Field, Schema
+from pydantic import AfterValidator
+
+from .agent.loop import SYSTEM_NAMES
+from .retrieval.searchers import SEARCHERS
+
+MAX_ID = 2**63 - 1  # Postgres bigint: a larger id can only be a 404, never a database error
+
+
+def _storable(value: str) -> str:
+    # Postgres text holds neither NUL nor lone surrogates; refusing them here keeps them from becoming 500s.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError("must be valid Unicode text") from error
+    return value
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+System = Literal[SYSTEM_NAMES]  # type: ignore[valid-type]
+Searcher = Literal[SEARCHERS]  # type: ignore[valid-type]
+
+
+class Error(Schema):
+    detail: str
+
+
+class CollectionIn(Schema):
+    name: Text = Field(..., min_length=1, max_length=200, pattern=r"\S")
+    description: Text = Field("", max_length=5000)
+
+
+class CollectionOut(Schema):
+    id: int
+    name: str
+    description: str
+    documents: int
+    created_at: datetime
+
+
+class FileOut(Schema):
+    id: int
+    name: str
+    size: int
+    status: str
+    error: str
+    documents_added: int
+    passages: int
+    duplicates: list[str]
+
+
+class UploadOut(Schema):
+    id: int
+    collection_id: int
+    status: str
+    files_total: int
+    files_done: int
+    documents_added: int
+    duplicates: int
+    passages_total: int
+    passages_embedded: int
+    created_at: datetime
+    finished_at: datetime | None
+    files: list[FileOut]
+
+
+class DocumentOut(Schema):
+    id: int
+    collection_id: int
+    docid: str
+    title: str
+    source_name: str
+    source_format: str
+    length: int
+    pages: list[list[int]]
+    metadata: dict[str, Any]
+    created_at: datetime
+
+
+class DocumentText(Schema):
+    id: int
+    docid: str
+    length: int
+    start: int
+    end: int
+    text: str
+
+
+class PassageOut(Schema):
+    ordinal: int
+    start: int
+    end: int
+    text: str
+
+
+class SpanOut(Schema):
+    id: int
+    run_id: int | None
+    document_id: int
+    docid: str
+    start: int
+    end: int
+    quote: str
+    page: int | None
+    probability: float | None
+    delivered: bool
+    matches_source: bool
+
+
+class RunIn(Schema):
+    collection_id: int = Field(..., ge=1, le=MAX_ID)
+    question: Text = Field(..., min_length=1, max_length=2000, pattern=r"\S")
+    system: System = "dual"
+    task: Literal["qa", "ranking"] = "qa"
+    searcher: Searcher = "hybrid"
+
+
+class RunOut(Schema):
+    id: int
+    collection_id: int
+    question: str
+    task: str
+    system: str
+    config: dict[str, Any]
+    status: str
+    error: str
+    budget_s: float
+    spend_cap_usd: float
+    spent_usd: float
+    calls: int
+    last_seq: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    elapsed_s: float | None
+
+
+class EventOut(Schema):
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+class EventsOut(Schema):
+    run_id: int
+    status: str
+    finished: bool
+    last_seq: int
+    events: list[EventOut]
+
+
+class CitationOut(Schema):
+    answer_part: int
+    marker: str
+    span: SpanOut
+
+
+class AnswerOut(Schema):
+    run_id: int
+    status: str
+    finished: bool
+    explanation: str
+    exact_answer: str
+    confidence: float | None
+    answer: dict[str, Any]
+    citations: list[CitationOut]
+
+
+class EvaluationOut(Schema):
+    id: int
+    benchmark: str
+    system: str
+    collection_id: int | None
+    config: dict[str, Any]
+    status: str
+    summary: dict[str, Any]
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class EvaluationItemOut(Schema):
+    qid: str
+    run_id: int | None
+    metrics: dict[str, Any]
+
+
+class EvaluationDetail(EvaluationOut):
+    items: list[EvaluationItemOut]
+
+
+class CompareSide(Schema):
+    run_id: int
+    status: str
+    system: str
+    question: str
+    exact_answer: str
+    spent_usd: float
+    calls: int
+    elapsed_s: float | None
+    events: int
+    funnel: dict[str, int]
+
+
+class CitationKey(Schema):
+    docid: str
+    start: int
+    end: int
+
+
+class CompareOut(Schema):
+    a: CompareSide
+    b: CompareSide
+    shared: list[CitationKey]
+    only_a: list[CitationKey]
+    only_b: list[CitationKey]
+    difference: dict[str, float | None]
+
+
+def page_of(item: type[Schema]) -> type[Schema]:
+    """Return the paged-list schema of an item schema ({count, limit, offset, items})."""
+    return type(f"{item.__name__}Page", (Schema,), {"__annotations__": {
+        "count": int, "limit": int, "offset": int, "items": list[item]}})
+
+
+CollectionPage = page_of(CollectionOut)
+DocumentPage = page_of(DocumentOut)
+PassagePage = page_of(PassageOut)
+SpanPage = page_of(SpanOut)
+RunPage = page_of(RunOut)
+UploadPage = page_of(UploadOut)
+EvaluationPage = page_of(EvaluationOut)
