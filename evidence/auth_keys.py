@@ -97,7 +97,8 @@ def _authenticate_key(request: HttpRequest, raw: str | None):
     key = verify_key(raw)
     if key is None:
         raise HttpError(401, "The API key is unknown or revoked.")
-    _limit(bucket_name("key", key.pk), key.rate_per_minute)
+    # Named by hash, not id: a recreated database reuses ids, and a new key must not inherit an old bucket.
+    _limit(bucket_name("key", key.key_hash[:24]), key.rate_per_minute)
     request.user = key.owner
     request.api_key = key  # type: ignore[attr-defined]
     return key.owner
@@ -140,7 +141,7 @@ class Session(APIKeyCookie):
             return None
         if check_csrf(request) is not None:
             raise HttpError(403, "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.")
-        _limit(bucket_name("user", user.pk), int(getattr(settings, "EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600)))
+        _limit(bucket_name("user", f"{user.pk}-{user.date_joined.timestamp():.0f}"), int(getattr(settings, "EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600)))
         return user
 
 

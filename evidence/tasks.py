@@ -55,3 +55,17 @@ def reap_on_start(**_kwargs: object) -> None:
         reap_stale_runs()
     except Exception:  # a worker must start even when the database is briefly unavailable
         logging.getLogger(__name__).exception("reaping stale runs failed")
+
+
+_judges: dict[str, Any] = {}
+
+
+@shared_task(name="evidence.judge_batch", track_started=True)
+def judge_batch(judge_name: str, collection_id: int, goal: str, refs: list[list[Any]]) -> dict[str, Any]:
+    """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
+    from .agent.fanout import judge_batch_locally
+    from .agent.loop import make_judge
+
+    if judge_name not in _judges:
+        _judges[judge_name] = make_judge(judge_name)
+    return judge_batch_locally(_judges[judge_name], collection_id, goal, refs)

@@ -68,6 +68,8 @@ def main() -> None:
                     "INFO",
                     "--concurrency",
                     "2",
+                    "--queues",
+                    "celery,judge",
                     "--hostname",
                     "evidence@%h",
                 ],
@@ -91,12 +93,8 @@ def main() -> None:
                 cwd=ROOT,
             )
         )
-        print(
-            f"\nEvidence desk is running at http://{WEB_HOST}:{WEB_PORT}/  (log in as demo / demo-password)"
-        )
-        print(
-            f"Health: http://{WEB_HOST}:{WEB_PORT}/health · API docs: http://{WEB_HOST}:{WEB_PORT}/api/docs"
-        )
+        print(f"\nEvidence desk is running at http://{WEB_HOST}:{WEB_PORT}/  (log in as demo / demo-password)")
+        print(f"Health: http://{WEB_HOST}:{WEB_PORT}/health · API docs: http://{WEB_HOST}:{WEB_PORT}/api/docs")
         print("Press Ctrl-C to stop everything.\n", flush=True)
         while all(process.poll() is None for process in processes):
             time.sleep(0.5)

@@ -27,10 +27,14 @@ def shared_data() -> Path:
 
 @pytest.fixture(scope="session")
 def celery_app_for_tests():
+    from django.conf import settings
+
     from researchapp.celery import app
 
     queue = os.environ["EVIDENCE_TEST_QUEUE"]
     app.conf.task_default_queue = queue
+    # System 1 batches go to the same session queue, so the test worker judges them.
+    settings.EVIDENCE_JUDGE_QUEUE = queue
     app.conf.task_always_eager = False
     return app
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection
 
-from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan, localize
+from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
 from ..judge.mining import mine_qa
 from ..judge.relevance import assess_relevance
 from ..judge.types import Judge, Unit
@@ -23,6 +23,7 @@ from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, compose_extractive
 from .budget import TimeBudget
+from .fanout import localize_fanned_out
 from .heuristic import heuristic_spans
 from .planner import Plan, make_plan, refine_query
 from .tools import ResearchTools, ToolError
@@ -277,10 +278,19 @@ def request_evidence(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[Evi
         return []
     ctx.judged.update(unit_key(u) for u in units)
     ctx.trajectory.add("inspected", [u.docid for u in units])
-    result = localize(ctx.judge, plan.sub_questions, units)
+    result = localize_fanned_out(
+        ctx.judge,
+        str(ctx.config.get("judge", "local")),
+        ctx.run.collection_id,
+        plan.sub_questions,
+        units,
+        timeout_s=max(5.0, ctx.clock.remaining()),
+    )
     best: dict[str, float] = {}
     for judgment in result.judgments:
-        if judgment["kind"] == "noul":
+        if judgment["kind"] == "fanout":
+            ctx.log("judge_batches", {"batches": judgment["batches"], "by_workers": judgment["by_workers"]})
+        elif judgment["kind"] == "noul":
             docid = str(judgment["docid"])
             best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
     titles = {u.docid: u.title for u in units}

@@ -66,3 +66,45 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
             )
         )
     return units
+
+
+UnitRef = tuple[str, int, int, float | None, int | None]  # docid, start, end, score, rank
+
+
+def unit_ref(unit: Unit) -> UnitRef:
+    """Identify a unit by its document and character range (enough to load it again in another process)."""
+    return (unit.docid, unit.blocks[0].start, unit.blocks[-1].end, unit.score, unit.rank)
+
+
+def load_units_by_ref(collection_id: int, refs: Sequence[UnitRef], block_kind: str = "sentence") -> list[Unit]:
+    """Load units again from their refs: the same blocks, vectors and retrieval context as when they were made."""
+    documents = {
+        doc.docid: doc
+        for doc in Document.objects.filter(collection_id=collection_id, docid__in=[ref[0] for ref in refs])
+    }
+    units: list[Unit] = []
+    for docid, start, end, score, rank in refs:
+        document = documents.get(docid)
+        if document is None:
+            continue
+        regions = Region.objects.filter(document=document, kind=block_kind, start__lt=end, end__gt=start).order_by(
+            "ordinal"
+        )
+        blocks = tuple(
+            Block(
+                docid,
+                r.start,
+                r.end,
+                document.text[r.start : r.end],
+                block_kind,
+                r.label,
+                r.page,
+                r.ordinal,
+                None if r.embedding is None else np.asarray(r.embedding, dtype=np.float32),
+            )
+            for r in regions
+        ) or (Block(docid, start, end, document.text[start:end], "paragraph", "", document.page_at(start)),)
+        passage = Passage.objects.filter(document=document, start__lte=start, end__gt=start).first()
+        vector = None if passage is None or passage.embedding is None else np.asarray(passage.embedding)
+        units.append(Unit(docid=docid, title=document.title, blocks=blocks, score=score, rank=rank, vector=vector))
+    return units

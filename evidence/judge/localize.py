@@ -45,6 +45,7 @@ class Localization:
 
     spans: list[EvidenceSpan] = field(default_factory=list)
     judgments: list[dict[str, object]] = field(default_factory=list)
+    _index: dict[tuple[str, int, int, str], int] = field(default_factory=dict, repr=False)
 
     def supported(self) -> set[str]:
         """Return the sub-questions that got at least one span."""
@@ -111,13 +112,17 @@ def _judge_regions(
 
 def _add(out: Localization, block: Block, e: float, p: float, goal: str) -> None:
     """Record a selected block once per sub-question, keeping its best probabilities."""
-    for i, s in enumerate(out.spans):
-        if (s.docid, s.start, s.end, s.sub_question) == (block.docid, block.start, block.end, goal):
-            if e > s.probability:
-                out.spans[i] = EvidenceSpan(s.docid, s.start, s.end, s.quote, s.page, e, max(p, s.choice_probability),
-                                            goal, s.kind)
-            return
-    out.spans.append(EvidenceSpan(block.docid, block.start, block.end, block.text, block.page, e, p, goal, block.kind))
+    key = (block.docid, block.start, block.end, goal)
+    i = out._index.get(key)
+    if i is None:
+        out._index[key] = len(out.spans)
+        out.spans.append(EvidenceSpan(block.docid, block.start, block.end, block.text, block.page, e, p, goal,
+                                      block.kind))
+        return
+    s = out.spans[i]
+    if e > s.probability or p > s.choice_probability:
+        out.spans[i] = EvidenceSpan(s.docid, s.start, s.end, s.quote, s.page, max(e, s.probability),
+                                    max(p, s.choice_probability), goal, s.kind)
 
 
 def localize_batch(
@@ -157,6 +162,8 @@ def localize(
         for i in range(0, len(units), batch_units):
             part = localize_batch(judge, goal, units[i : i + batch_units], size=size, stride=stride,
                                   adapt_floor=adapt_floor)
-            out.spans.extend(part.spans)
+            for span in part.spans:
+                _add(out, Block(span.docid, span.start, span.end, span.quote, span.kind, page=span.page),
+                     span.probability, span.choice_probability, goal)
             out.judgments.extend(part.judgments)
     return out

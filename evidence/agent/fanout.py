@@ -1,0 +1,101 @@
+"""System 1 localization fanned out across workers: one Celery task per batch of 10 units and sub-question.
+
+The run's own worker never just waits: a batch no other worker has started within a short grace period is
+revoked and judged in place, so a busy (or single) worker cannot deadlock a run; batches merge in order, so
+the outcome does not depend on which worker judged what.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from celery import current_task
+from django.conf import settings
+
+from ..judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
+from ..judge.types import Judge, Unit
+from .units import UnitRef, load_units_by_ref, unit_ref
+
+GRACE_S = 1.5  # how long a queued batch may wait for another worker before it is judged in place
+
+
+def batches(sub_questions: Sequence[str], units: Sequence[Unit]) -> list[tuple[str, list[Unit]]]:
+    goals = list(dict.fromkeys(sub_questions))[:MAX_SUB_QUESTIONS]
+    return [(goal, list(units[i : i + BATCH_UNITS])) for goal in goals for i in range(0, len(units), BATCH_UNITS)]
+
+
+def localize_fanned_out(
+    judge: Judge,
+    judge_name: str,
+    collection_id: int,
+    sub_questions: Sequence[str],
+    units: Sequence[Unit],
+    timeout_s: float = 60.0,
+) -> Localization:
+    """Localize like judge.localize.localize, in parallel Celery tasks when running inside a worker."""
+    work = batches(sub_questions, units)
+    use_celery = getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and len(work) > 1
+    if not use_celery:
+        return merge([localize_batch(judge, goal, batch) for goal, batch in work])
+    from ..tasks import judge_batch
+
+    pending = [
+        judge_batch.apply_async(
+            (judge_name, collection_id, goal, [unit_ref(unit) for unit in batch]), queue=settings.EVIDENCE_JUDGE_QUEUE
+        )
+        for goal, batch in work
+    ]
+    results: list[Localization] = []
+    deadline = time.monotonic() + timeout_s
+    remote = 0
+    for (goal, batch), result in zip(work, pending, strict=True):
+        part, by_worker = collect(result, lambda goal=goal, batch=batch: localize_batch(judge, goal, batch), deadline)
+        results.append(part)
+        remote += by_worker
+    merged = merge(results)
+    merged.judgments.append({"kind": "fanout", "batches": len(work), "by_workers": remote})
+    return merged
+
+
+def collect(result: Any, inline: Any, deadline: float) -> tuple[Localization, bool]:
+    """Take a batch's result from its worker, or judge it here when no worker picked it up in time."""
+    grace = time.monotonic() + GRACE_S
+    while True:
+        if result.ready():
+            if result.successful():
+                return from_json(result.get(disable_sync_subtasks=False)), True
+            return inline(), False
+        if (result.state == "PENDING" and time.monotonic() > grace) or time.monotonic() > deadline:
+            result.revoke()
+            return inline(), False
+        time.sleep(0.02)
+
+
+def merge(parts: Sequence[Localization]) -> Localization:
+    out = Localization()
+    for part in parts:
+        out.spans.extend(part.spans)
+        out.judgments.extend(part.judgments)
+    return out
+
+
+def to_json(localization: Localization) -> dict[str, Any]:
+    return {
+        "spans": [
+            [s.docid, s.start, s.end, s.quote, s.page, s.probability, s.choice_probability, s.sub_question, s.kind]
+            for s in localization.spans
+        ],
+        "judgments": localization.judgments,
+    }
+
+
+def from_json(data: dict[str, Any]) -> Localization:
+    return Localization(spans=[EvidenceSpan(*row) for row in data["spans"]], judgments=list(data["judgments"]))
+
+
+def judge_batch_locally(judge: Judge, collection_id: int, goal: str, refs: Sequence[UnitRef]) -> dict[str, Any]:
+    """Judge one batch in a worker: reload its units and localize (no database writes)."""
+    units = load_units_by_ref(collection_id, [tuple(ref) for ref in refs])  # type: ignore[misc]
+    return to_json(localize_batch(judge, goal, units))
