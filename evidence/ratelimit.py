@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 import redis
 from django.conf import settings
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +47,18 @@ class Decision:
     remaining: int
 
 
-@lru_cache(maxsize=1)
-def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
+OUTAGE_SKIP_S = 5.0  # after a Redis error, don't try again for this long (each try could cost a timeout)
+_down_until = 0.0
+
+
+def connect(url: str) -> redis.Redis:
+    """Return a client that fails fast: a rate limit must never hold a request up."""
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5, retry=Retry(NoBackoff(), 0))
 
 
 @lru_cache(maxsize=1)
 def _script():
-    return _client().register_script(TAKE)
+    return connect(settings.REDIS_URL).register_script(TAKE)
 
 
 def bucket_name(kind: str, ident: object) -> str:
@@ -62,13 +69,17 @@ def bucket_name(kind: str, ident: object) -> str:
 
 def take(bucket: str, rate_per_minute: int) -> Decision:
     """Take one token from a bucket holding up to `rate_per_minute` tokens; fail open if Redis is down."""
+    global _down_until
     capacity = max(1, int(rate_per_minute))
+    if time.monotonic() < _down_until:
+        return Decision(True, 0, capacity)
     try:
         allowed, wait, tokens = _script()(keys=[bucket], args=[capacity, capacity / 60.0])
     except redis.RedisError as error:
         # Refusing every API call while Redis restarts would turn a broker blip into an outage; the limit
-        # protects capacity, not secrets, so it is skipped and the gap logged.
-        log.warning("rate limit skipped, Redis unavailable: %s", error)
+        # protects capacity, not secrets, so it is skipped (for a few seconds) and the gap logged.
+        _down_until = time.monotonic() + OUTAGE_SKIP_S
+        log.warning("rate limit skipped for %.0f s, Redis unavailable: %s", OUTAGE_SKIP_S, error)
         return Decision(True, 0, capacity)
     return Decision(bool(int(allowed)), max(1, math.ceil(float(wait))) if not int(allowed) else 0,
                     int(float(tokens)))

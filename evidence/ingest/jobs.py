@@ -13,8 +13,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..models import Collection, IngestFile, IngestJob
-from .parsers import expand_upload, parse_file
+from .parsers import expand_upload
 from .store import store_documents
+from .timelimit import parse_with_limits
 from .types import IngestError, Limits
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ def process_file(file_id: int, embed: bool = True) -> IngestFile | None:
         errors: list[str] = []
         for member_name, member_data in expand_upload(record.name, data, limits()):
             try:
-                documents.append((member_name, parse_file(member_name, member_data, limits())))
+                documents.append((member_name, parse_with_limits(member_name, member_data, limits())))
             except IngestError as error:
                 errors.append(str(error))
         total_passages = 0

@@ -58,11 +58,11 @@ def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_co
         events.emit(run.pk, "judgment", {"docid": "d", "goal": "g", "probability": 0.5})
         finish(run)
 
-    with httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=20) as http:
-        with http.stream("GET", f"/runs/{run.pk}/stream?after=1") as response:
-            assert response.headers["content-type"].startswith("text/event-stream")
-            in_thread(later)
-            messages = read_messages(response)
+    with (httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=20) as http,
+          http.stream("GET", f"/runs/{run.pk}/stream?after=1") as response):
+        assert response.headers["content-type"].startswith("text/event-stream")
+        in_thread(later)
+        messages = read_messages(response)
     steps = [(m[0], m[1]) for m in messages if m[1] == "step"]
     assert steps == [("2", "step"), ("3", "step"), ("4", "step")]
     assert 'data-kind="judgment"' in next(m[2] for m in messages if m[0] == "3")
@@ -108,10 +108,10 @@ def test_it_measures_streaming_latency(asgi_server, session_cookie, run, capsys,
             time.sleep(0.1)
         finish(run)
 
-    with httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=30) as http:
-        with http.stream("GET", f"/runs/{run.pk}/stream") as response:
-            in_thread(writer)
-            messages = read_messages(response, limit_s=30)
+    with (httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=30) as http,
+          http.stream("GET", f"/runs/{run.pk}/stream") as response):
+        in_thread(writer)
+        messages = read_messages(response, limit_s=30)
     latencies = sorted((received - sent[seq]) * 1000 for seq, kind, _data, received in messages
                        if kind == "step" and seq in sent)
     assert len(latencies) == 20
