@@ -84,7 +84,8 @@ def exact_from_sentence(question: str, sentence: str) -> str:
             return "from " + match.group(1)
     if COUNT_QUESTION.search(question):
         number = r"\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-        match = re.search(rf"\b(?:{number})\s*(?:%|[A-Za-z]+)?(?:\s+[A-Za-z]+)?", flat)
+        tail = r"(?:\s+(?!(?:in|on|at|and|or|to|for|with|from|by|the|a|an)\b)[A-Za-z]+)?"
+        match = re.search(rf"\b(?:{number})\s*(?:%|[A-Za-z]+)?{tail}", flat)
         if match:
             return match.group(0).strip()
     return flat
