@@ -61,7 +61,8 @@ def verify_key(raw: str) -> ApiKey | None:
 
 def revoke_key(owner, key_id: int) -> bool:
     """Revoke one of the owner's keys; return whether a live key was revoked."""
-    return bool(ApiKey.objects.filter(pk=key_id, owner=owner, revoked_at__isnull=True).update(revoked_at=timezone.now()))
+    live = ApiKey.objects.filter(pk=key_id, owner=owner, revoked_at__isnull=True)
+    return bool(live.update(revoked_at=timezone.now()))
 
 
 def presented_key(request: HttpRequest) -> str | None:
@@ -141,7 +142,8 @@ class Session(APIKeyCookie):
             return None
         if check_csrf(request) is not None:
             raise HttpError(403, "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.")
-        _limit(bucket_name("user", f"{user.pk}-{user.date_joined.timestamp():.0f}"), int(getattr(settings, "EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600)))
+        rate = int(getattr(settings, "EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600))
+        _limit(bucket_name("user", f"{user.pk}-{user.date_joined.timestamp():.0f}"), rate)
         return user
 
 

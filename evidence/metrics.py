@@ -25,7 +25,7 @@ from .models import IngestFile, Judgment, ModelCall, Run
 
 log = logging.getLogger(__name__)
 
-REGISTRY = CollectorRegistry(auto_describe=True)
+REGISTRY = CollectorRegistry()  # no auto_describe: describing the DB collector would query at import
 HTTP_REQUESTS = Counter("evidence_http_requests", "HTTP requests by method, route template and status.",
                         ["method", "route", "status"], registry=REGISTRY)
 HTTP_LATENCY = Histogram("evidence_http_request_duration_seconds", "HTTP request latency by route template.",
@@ -81,14 +81,15 @@ class DatabaseCollector(Collector):
                 "AND started_at IS NOT NULL) AS t GROUP BY status"
             )
             for status, *counts, total, seconds in cursor.fetchall():
-                buckets = [(str(b), n) for b, n in zip(RUN_DURATION_BUCKETS, counts, strict=False)]
+                buckets = [(str(float(b)), n) for b, n in zip(RUN_DURATION_BUCKETS, counts, strict=False)]
                 histogram.add_metric([status], [*buckets, ("+Inf", total)], float(seconds))
         return histogram
 
     def _model_calls(self) -> Iterator:
         calls = CounterMetricFamily("evidence_model_calls", "Recorded model calls (each retry counts).",
                                     labels=["provider", "model", "outcome"])
-        spend = CounterMetricFamily("evidence_model_spend_usd", "Model spend in US dollars.", labels=["provider", "model"])
+        spend = CounterMetricFamily("evidence_model_spend_usd", "Model spend in US dollars.",
+                                    labels=["provider", "model"])
         tokens = CounterMetricFamily("evidence_model_tokens", "Model tokens.", labels=["provider", "model", "kind"])
         rows = ModelCall.objects.values("provider", "model").annotate(
             n=Count("id"), failed=Count("id", filter=~_no_error()), cost=Sum("cost_usd"), input=Sum("input_tokens"),
@@ -111,7 +112,8 @@ class DatabaseCollector(Collector):
             judged.add_metric([kind, provider], n)
         yield judged
         since = timezone.now() - timezone.timedelta(minutes=1)
-        recent = GaugeMetricFamily("evidence_judgments_per_second", "Judgments written per second over the last minute.")
+        recent = GaugeMetricFamily("evidence_judgments_per_second",
+                                   "Judgments written per second over the last minute.")
         recent.add_metric([], Judgment.objects.filter(created_at__gte=since).count() / 60.0)
         yield recent
 

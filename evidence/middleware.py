@@ -6,6 +6,7 @@ import time
 import uuid
 from collections.abc import Callable
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
 from .logging import bind
@@ -21,21 +22,42 @@ def route_of(request: HttpRequest) -> str:
 class MetricsMiddleware:
     """Count requests by method, route template and status, time them, and tag logs with a request id."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    sync_capable = True
+    async_capable = True  # async views (the event streams) stay on the event loop, no thread hop
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        started = time.perf_counter()
-        request_id = request.headers.get("X-Request-ID", "")[:64] or uuid.uuid4().hex[:16]
+    def __init__(self, get_response: Callable) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest):
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        started, request_id = time.perf_counter(), request_id_of(request)
         with bind(request_id=request_id):
             response = self.get_response(request)
-        route = route_of(request)
-        method = request.method if request.method in {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"} else "OTHER"
-        HTTP_REQUESTS.labels(method, route, str(response.status_code)).inc()
-        # For a stream this is the time to the first byte, which is what a client waits for.
-        HTTP_LATENCY.labels(method, route).observe(time.perf_counter() - started)
-        response["X-Request-ID"] = request_id
-        return response
+        return record(request, response, started, request_id)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        started, request_id = time.perf_counter(), request_id_of(request)
+        with bind(request_id=request_id):
+            response = await self.get_response(request)
+        return record(request, response, started, request_id)
+
+
+def request_id_of(request: HttpRequest) -> str:
+    return "".join(c for c in request.headers.get("X-Request-ID", "")[:64] if c.isalnum() or c in "-_") or \
+        uuid.uuid4().hex[:16]
+
+
+def record(request: HttpRequest, response: HttpResponse, started: float, request_id: str) -> HttpResponse:
+    method = request.method if request.method in {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"} else "OTHER"
+    route = route_of(request)
+    HTTP_REQUESTS.labels(method, route, str(response.status_code)).inc()
+    # For a stream this is the time to the first byte, which is what a client waits for.
+    HTTP_LATENCY.labels(method, route).observe(time.perf_counter() - started)
+    response["X-Request-ID"] = request_id
+    return response
 
 
 class BodyLimitASGI:

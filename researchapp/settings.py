@@ -115,9 +115,7 @@ EVIDENCE_INDEX_DIR = DATA_DIR / "indexes"
 EVIDENCE_UPLOAD_DIR = DATA_DIR / "uploads"
 EVIDENCE_JUDGE_QUEUE = env_str("EVIDENCE_JUDGE_QUEUE", "judge")  # System 1 batches fan out on this queue
 EVIDENCE_JUDGE_FANOUT = env_bool("EVIDENCE_JUDGE_FANOUT", True)
-EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_JUDGE_QUEUE = env_str("EVIDENCE_JUDGE_QUEUE", "judge")  # System 1 batches fan out on this queue
-EVIDENCE_JUDGE_FANOUT = env_bool("EVIDENCE_JUDGE_FANOUT", True)
-EVIDENCE_EMBED_THREADS", 0, minimum=0)
+EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
 OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "https://api.openai.com/v1")
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")

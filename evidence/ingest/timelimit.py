@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import resource
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -29,11 +30,14 @@ def parse_memory_bytes() -> int:
     return int(getattr(settings, "EVIDENCE_PARSE_MEMORY_BYTES", 2 * 1024**3))
 
 
-def _child(conn: Connection, filename: str, data: bytes, limits: Limits, memory: int) -> None:
+Parser = Callable[[str, bytes, Limits], list[ParsedDocument]]
+
+
+def _child(conn: Connection, parser: Parser, filename: str, data: bytes, limits: Limits, memory: int) -> None:
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     try:
-        result: tuple[str, Any] = ("ok", parse_file(filename, data, limits))
+        result: tuple[str, Any] = ("ok", parser(filename, data, limits))
     except IngestError as error:
         result = ("error", (error.filename, error.reason))
     except MemoryError:
@@ -46,12 +50,12 @@ def _child(conn: Connection, filename: str, data: bytes, limits: Limits, memory:
 
 
 def parse_with_limits(filename: str, data: bytes, limits: Limits, timeout_s: float | None = None,
-                      memory_bytes: int | None = None) -> list[ParsedDocument]:
+                      memory_bytes: int | None = None, parser: Parser = parse_file) -> list[ParsedDocument]:
     """Parse one file like parse_file, in a child process; raise IngestError past the time or memory limit."""
     timeout = parse_timeout_s() if timeout_s is None else timeout_s
     memory = parse_memory_bytes() if memory_bytes is None else memory_bytes
     receiver, sender = _context.Pipe(duplex=False)
-    child = _context.Process(target=_child, args=(sender, filename, data, limits, memory), daemon=True)
+    child = _context.Process(target=_child, args=(sender, parser, filename, data, limits, memory), daemon=True)
     child.start()
     sender.close()  # only the child writes; closing ours lets recv() see EOF if the child dies
     try:

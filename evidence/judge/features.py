@@ -11,8 +11,11 @@ Block features (sentences, paragraphs), BLOCK_FEATURES:
   goal entities found), log_len (words), position, pos_rel, is_first, is_last, n_blocks (log),
   unit_cos, unit_score (min-max retrieval score), unit_rank (log), unit_maxcos_gap, unit_bm25,
   title_in_goal, title_in_top (the bridge cue: this unit's title appears in the best other unit),
-  and section-name flags sec_* (introduction, related work, conclusion, abstract, experiments or
-  results, data, baselines, method or model, appendix, analysis or discussion).
+  section-name flags sec_* (introduction, related work, conclusion, abstract, experiments or
+  results, data, baselines, method or model, appendix, analysis or discussion), unit_score_raw (the
+  unit's score as given: System 1's p_d when known, else the fused retrieval score in [0, 1]),
+  bigram_overlap (share of goal term bigrams found), and findings cues stat_cue (p-values, CI, %),
+  result_cue (increase, reduce, associated, ...) and conclusion_cue ("These results ...").
 Unit features (documents, passages), UNIT_FEATURES: the unit's cosine, retrieval score and rank,
   BM25 of the goal against the whole unit, the best and top-2 block cosines (raw, z-score, gap),
   the best block BM25, lexical, number and entity overlap, length, title overlap, the title string in
@@ -52,7 +55,7 @@ BLOCK_FEATURES: tuple[str, ...] = (
     "bm25_mm", "bm25_z", "bm25_doc_gap", "overlap", "idf_overlap", "num_match", "has_numbers", "ent_overlap",
     "log_len", "position", "pos_rel", "is_first", "is_last", "n_blocks",
     "unit_cos", "unit_score", "unit_rank", "unit_maxcos_gap", "unit_bm25", "title_in_goal", "title_in_top",
-    *SECTIONS,
+    *SECTIONS, "unit_score_raw", "bigram_overlap", "stat_cue", "result_cue", "conclusion_cue",
 )
 UNIT_FEATURES: tuple[str, ...] = (
     "unit_cos", "unit_cos_z", "unit_cos_gap", "score_mm", "score_z", "log_rank", "inv_rank",
@@ -65,6 +68,13 @@ STACKED_FEATURES: tuple[str, ...] = ("unit_p", "unit_p_rank")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 _ENTITY = re.compile(r"\b(?:[A-Z][\w\-]*[A-Za-z0-9]|[a-z]+[A-Z0-9][\w\-]*)\b")
 _WORD = re.compile(r"\S+")
+# Cues of a findings sentence (what evidence usually looks like), independent of the goal.
+_STAT = re.compile(r"\b[pP]\s*[<=>]|%|\b(?:CI|OR|HR|RR|SD|SE)\b|\d+\s*(?:fold|times)\b|\bsignifican", re.I)
+_RESULT = re.compile(r"\b(?:increas|decreas|reduc|improv|associat|correlat|higher|lower|greater|fewer|more likely|"
+                     r"less likely|induc|inhibit|promot|prevent|enhanc|impair|result(?:s|ed)? in|led to|caus)", re.I)
+_CONCLUSION = re.compile(r"^(?:these|our|the) (?:results|findings|data)|^(?:we|in) conclu|^taken together|"
+                         r"^thus\b|^overall\b|^collectively\b|^this (?:study|work) (?:shows|demonstrates|suggests)",
+                         re.I)
 _analyze = get_analyzer("english")
 
 
@@ -186,6 +196,7 @@ def block_features(
     bm_max = np.array([bm[s:e].max() if e > s else 0.0 for s, e in itertools.pairwise(starts)])
     best_unit = int(np.argmax(doc_max)) if len(doc_max) else -1
     gset = set(gterms)
+    gbigrams = set(itertools.pairwise(gterms))
     rows = []
     for ui, unit in enumerate(units):
         s, e = starts[ui], starts[ui + 1]
@@ -210,6 +221,9 @@ def block_features(
                 min(block.position, 30), block.position / max(n - 1, 1), float(j == 0), float(j == n - 1),
                 math.log1p(n), u_cos[ui], u_score[ui], u_rank[ui], doc_max[ui] - doc_max.max(), u_bm[ui],
                 title_in_goal, title_in_top, *section_flags(block.label),
+                unit.score if unit.score is not None else 0.0, _bigram_share(gbigrams, toks[k]),
+                float(bool(_STAT.search(block.text))), float(bool(_RESULT.search(block.text))),
+                float(bool(_CONCLUSION.search(block.text))),
             ])
     out = np.asarray(rows, dtype=float).reshape(len(rows), len(BLOCK_FEATURES))
     if len(out):
@@ -217,6 +231,13 @@ def block_features(
         out[:, 2] = cos - cos.max()
         out[:, 7] = zscore(bm25(gterms, toks))
     return out
+
+
+def _bigram_share(goal_bigrams: set[tuple[str, str]], tokens: Sequence[str]) -> float:
+    """Return the share of the goal's term bigrams that occur in the tokens."""
+    if not goal_bigrams:
+        return 0.0
+    return len(goal_bigrams & set(itertools.pairwise(tokens))) / len(goal_bigrams)
 
 
 def unit_features(

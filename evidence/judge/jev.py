@@ -97,7 +97,8 @@ class JevJudge:
         while start < len(questions):
             end = start + 1
             if self._tokens(questions[start:end])[1] > MAX_QUESTION_TOKENS:
-                raise MaxTokensExceeded(f"jev: question {start} with its documents exceeds {MAX_QUESTION_TOKENS} tokens")
+                raise MaxTokensExceeded(
+                    f"jev: question {start} with its documents exceeds {MAX_QUESTION_TOKENS} tokens")
             while end < len(questions) and self._tokens(questions[start : end + 1])[0] <= MAX_CALL_TOKENS:
                 end += 1
             chunks.append((start, end))

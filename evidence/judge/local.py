@@ -39,7 +39,7 @@ class LocalJudge:
 
     def __init__(
         self, params_dir: Path = PARAMS_DIR, heads: Mapping[str, str] | None = None, embed: Embed | None = None,
-        window_rule: str = "noisy_or",
+        window_rule: str = "sum",
     ) -> None:
         self.params_dir = params_dir
         self.head_names = {**DEFAULT_HEADS, **(heads or {})}
@@ -95,8 +95,10 @@ class LocalJudge:
         return self.head_names.get(kind, self.head_names["sentence"])
 
     # -- core scoring ---------------------------------------------------------------------------
-    def block_probabilities(self, goal: str, units: Sequence[Unit], goal_vector: np.ndarray | None = None) -> list[np.ndarray]:
-        """Return P(block holds evidence for goal) for every block of every unit, the units forming one candidate set."""
+    def block_probabilities(
+        self, goal: str, units: Sequence[Unit], goal_vector: np.ndarray | None = None
+    ) -> list[np.ndarray]:
+        """Return P(block holds evidence for goal) per block of every unit; the units form one candidate set."""
         units = list(units)
         if not units:
             return []
@@ -132,12 +134,18 @@ class LocalJudge:
             self._memo.popitem(last=False)
 
     def combine(self, probs: np.ndarray) -> float:
-        """Return a window's evidence probability from its blocks' (noisy-or, or the best block)."""
+        """Return a region's evidence probability from its blocks'.
+
+        "sum" (default): the expected number of evidence blocks, capped at 1, an upper bound on P(any)
+        that read best on the fit split; "noisy_or": 1 - prod(1 - p); "max": the best block.
+        """
         if not len(probs):
             return 0.0
         if self.window_rule == "max":
             return float(probs.max())
-        return float(1.0 - np.prod(1.0 - probs))
+        if self.window_rule == "noisy_or":
+            return float(1.0 - np.prod(1.0 - probs))
+        return float(min(1.0, probs.sum()))
 
     # -- the Judge protocol ---------------------------------------------------------------------
     def noul(self, questions: Sequence[NoulQuestion]) -> list[float]:

@@ -68,7 +68,9 @@ def windows(n_blocks: int, size: int = 4, stride: int = 2, max_regions: int = MA
     return [tuple(range(s, s + size)) for s in starts]
 
 
-def select(answer: ChoiceAnswer, top_alone: float = TOP_ALONE, second_min: float = SECOND_MIN) -> list[tuple[str, float]]:
+def select(
+    answer: ChoiceAnswer, top_alone: float = TOP_ALONE, second_min: float = SECOND_MIN
+) -> list[tuple[str, float]]:
     """Apply Select: the most probable option, plus the second when the first < 0.8 and the second >= 0.15."""
     ranked = answer.ranked()
     chosen = ranked[:1]

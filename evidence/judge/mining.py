@@ -72,7 +72,8 @@ def pick_leads(scores: Mapping[str, float], eligible: Collection[str], tau: floa
 
 
 def mine_qa(
-    judge: Judge, question: str, units: Sequence[Unit], *, judged: Collection[str] = (), clues: Sequence[str] | None = None,
+    judge: Judge, question: str, units: Sequence[Unit], *, judged: Collection[str] = (),
+    clues: Sequence[str] | None = None,
     k: int = K_MINING, tau: float = TAU_LEAD, m: int = M_QA,
 ) -> list[Lead]:
     """Locate each clue in the top K not-yet-judged units and return the leads by priority."""

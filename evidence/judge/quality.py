@@ -71,9 +71,12 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     picked = sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs)
     t_cos = tune_cosine(sf, fit)
     x, y, _, keys = sp.sentence_table(sf, held, ranked, k=sentence_docs)
-    p_sent = judge.head("sentence").predict(x)
+    sentence_head = judge.head("sentence")
+    p_sent = sentence_head.predict(x)
+    t_sent = float(sentence_head.meta.get("threshold", 0.5))
     doc_p = np.concatenate([[u.score for u in units] for units in ranked])
-    doc_y = np.concatenate([[u.docid in sf.claims[ci].cited for u in units] for ci, units in zip(held, ranked, strict=True)])
+    doc_y = np.concatenate([[u.docid in sf.claims[ci].cited for u in units]
+                            for ci, units in zip(held, ranked, strict=True)])
     sent_table, sent_ece = reliability(p_sent, y)
     doc_table, doc_ece = reliability(doc_p, doc_y)
     return {
@@ -83,7 +86,8 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
         "dual_minus_best_retrieval_ndcg@10": round(figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4),
         "relevance_seconds_per_claim_p50": round(float(np.median(seconds)), 4),
         "rationale_dual_localization": sp.rationale_prf(picked, gold),
-        "rationale_sentence_head_threshold_0.5": sp.rationale_prf(sp.select_by_threshold(keys, p_sent, 0.5), gold),
+        "rationale_sentence_threshold": {"threshold_tuned_on_fit": t_sent,
+                                         **sp.rationale_prf(sp.select_by_threshold(keys, p_sent, t_sent), gold)},
         "rationale_cosine_baseline": {"threshold_tuned_on_fit": round(t_cos, 3),
                                       **sp.rationale_prf(cosine_baseline(sf, held, t_cos), gold)},
         "calibration": {"sentence": {"ece": sent_ece, "table": sent_table},
@@ -93,7 +97,8 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
 
 def recall_funnel(sf: devsets.SciFact, claims: Sequence[int], lists: Sequence[Sequence[str]]) -> dict[str, float]:
     """Return mean recall@k of cited abstracts for a few depths."""
-    return {f"recall@{k}": float(np.mean([recall_at(r, set(sf.claims[ci].cited), k) for ci, r in zip(claims, lists, strict=True)]))
+    pairs = list(zip(claims, lists, strict=True))
+    return {f"recall@{k}": float(np.mean([recall_at(r, set(sf.claims[ci].cited), k) for ci, r in pairs]))
             for k in (1, 3, 10, 100)}
 
 

@@ -18,6 +18,9 @@ from .types import Unit
 
 DOC_DEPTH = 100  # System 1 re-ranks the fused top 100
 SENTENCE_DOCS = 3  # rationale sentences are looked for in the top 3 re-ranked abstracts
+# Regions of 3 sentences moving by 1 (abstracts are short, so at most 16 regions still cover them);
+# chosen on out-of-fold fit-split predictions, like the "sum" region rule of the local judge.
+LOCALIZE_OPTIONS: dict[str, object] = {"size": 3, "stride": 1, "adapt_floor": None}
 
 
 def _arrays(units: Sequence[Unit]) -> tuple[list[np.ndarray], np.ndarray]:
@@ -69,7 +72,9 @@ def gold_rationales(sf: SciFact, claims: Sequence[int]) -> set[tuple[int, str, i
     return {(ci, d, s) for ci in claims for d, sents in sf.claims[ci].rationales.items() for s in sents}
 
 
-def ranking_figures(sf: SciFact, claims: Sequence[int], rankings: dict[str, list[list[str]]]) -> dict[str, dict[str, float]]:
+def ranking_figures(
+    sf: SciFact, claims: Sequence[int], rankings: dict[str, list[list[str]]]
+) -> dict[str, dict[str, float]]:
     """Return mean nDCG@10 and recall@100 of each named system's rankings over the claims."""
     out = {}
     for name, lists in rankings.items():
@@ -91,7 +96,7 @@ def localize_rationales(judge: object, sf: SciFact, claims: Sequence[int], ranke
     for ci, units in zip(claims, ranked, strict=True):
         top = list(units[:k])
         pos = {(b.docid, b.start): b.position for u in top for b in u.blocks}
-        result = localize(judge, [sf.claims[ci].text], top, **options)  # type: ignore[arg-type]
+        result = localize(judge, [sf.claims[ci].text], top, **{**LOCALIZE_OPTIONS, **options})  # type: ignore[arg-type]
         picked |= {(ci, s.docid, pos[(s.docid, s.start)]) for s in result.spans}
     return picked
 

@@ -44,7 +44,8 @@ class State:
     def text(self) -> str:
         """Return the state as JSON: every unit with its title and labelled blocks."""
         docs = {
-            name: {"docid": u.docid, "title": u.title, "blocks": {f"{name}.b{i}": b.text for i, b in enumerate(u.blocks)}}
+            name: {"docid": u.docid, "title": u.title,
+                   "blocks": {f"{name}.b{i}": b.text for i, b in enumerate(u.blocks)}}
             for name, u in self.units.values()
         }
         return json.dumps({"documents": docs}, ensure_ascii=False)
@@ -77,7 +78,8 @@ def choice_wire(q: ChoiceQuestion, state: State) -> dict[str, Any]:
 def score_wire(q: ScoreQuestion, state: State) -> dict[str, Any]:
     """Render a Score question over the ordered grades."""
     name = state.label(q.unit)
-    return {"type": "score", "instructions": f"How relevant is document {name} to: {q.goal}", "criteria": list(q.grades)}
+    instructions = f"How relevant is document {name} to: {q.goal}"
+    return {"type": "score", "instructions": instructions, "criteria": list(q.grades)}
 
 
 def render(questions: Sequence[NoulQuestion | ChoiceQuestion | ScoreQuestion]) -> tuple[str, Wire]:

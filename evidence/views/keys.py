@@ -21,7 +21,7 @@ def keys(request: HttpRequest) -> HttpResponse:
     form = KeyForm(request.POST or None)
     created: str | None = None
     if request.method == "POST" and form.is_valid():
-        key, created = create_key(request.user, form.cleaned_data["name"])
+        _key, created = create_key(request.user, form.cleaned_data["name"])
         form = KeyForm()
     rows = ApiKey.objects.filter(owner=request.user).order_by("-created_at")
     response = render(request, "evidence/keys.html", {"keys": rows, "form": form, "created": created},

@@ -1,13 +1,15 @@
-"""Test URLs: the project's URLs plus the API and the key pages (until the lead wires them into researchapp.urls)."""
+"""Test URLs: the project's URLs plus the API, the key pages and /metrics (until the lead wires them in)."""
 
 from django.urls import include, path
 
+from evidence.metrics import metrics_view
 from researchapp.api import api
 from researchapp.urls import urlpatterns as project_urls
 
-included = {str(p.pattern) for p in project_urls}
+routes = {str(p.pattern) for p in project_urls}
 urlpatterns = [
-    *([] if "api/" in included else [path("api/", api.urls)]),
-    *([] if any("keys" in str(p.pattern) for p in project_urls) else [path("", include("evidence.urls_keys"))]),
+    *([] if "api/" in routes else [path("api/", api.urls)]),
+    *([] if "metrics" in routes else [path("metrics", metrics_view, name="metrics")]),
+    *([] if any("keys" in r for r in routes) else [path("", include("evidence.urls_keys"))]),
     *project_urls,
 ]

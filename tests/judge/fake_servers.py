@@ -33,7 +33,8 @@ def answer(question: dict[str, Any], state: str) -> dict[str, Any]:
         return {"choice": best, "probabilities": probs, "confidence": probs[best]}
     n = len(question["criteria"])
     probs = [0.1, 0.2, 0.3, 0.4][:n] if n == 4 else [1.0 / n] * n
-    return {"score": sum(i * p for i, p in enumerate(probs)), "legend": {str(i): c for i, c in enumerate(question["criteria"])},
+    legend = {str(i): c for i, c in enumerate(question["criteria"])}
+    return {"score": sum(i * p for i, p in enumerate(probs)), "legend": legend,
             "probabilities": probs, "confidence": max(probs)}
 
 

@@ -118,6 +118,8 @@ def test_the_four_journeys(page: Page, asgi_server, celery_worker, user, shared_
     shot(page, "07-run-live")
     expect(page.locator("#run-page.finished")).to_be_visible(timeout=120_000)
     shot(page, "08-run-finished")
+    run = Run.objects.get(pk=run_a)
+    assert run.status == Run.Status.ANSWERED, f"run {run_a} ended {run.status}: {run.error}"
     steps = page.evaluate("window.__steps")
     live = [s for s in steps if s["live"]]
     finished_at = min(s["at"] for s in live if s["kind"] == "finished")
@@ -125,8 +127,6 @@ def test_the_four_journeys(page: Page, asgi_server, celery_worker, user, shared_
         seen = [s for s in live if s["kind"] == kind and s["status"] in ("queued", "running")]
         assert seen, f"no {kind} step arrived while the run was running: {steps}"
         assert min(s["at"] for s in seen) < finished_at
-    run = Run.objects.get(pk=run_a)
-    assert run.status == Run.Status.ANSWERED, run.error
     latencies = sorted(s["at"] - paced_runs[(run_a, s["seq"])] for s in live if (run_a, s["seq"]) in paced_runs)
     with capsys.disabled():
         print(f"\nbrowser latency commit->DOM over {len(latencies)} events: p50 {statistics.median(latencies):.0f} ms,"

@@ -1,0 +1,54 @@
+"""Property-based API test: schemathesis generates requests from /api/openapi.json; none may get a 5xx."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+
+from evidence.auth_keys import create_key
+from evidence.models import Collection
+from researchapp.api import api
+from tests.api.helpers import finished_run
+
+# The schema is built in-process (the same document /api/openapi.json serves) and requests go to the WSGI app,
+# so every generated request runs inside the test's database transaction.
+schema = schemathesis.openapi.from_dict(api.get_openapi_schema(path_prefix="/api/"))
+app = get_wsgi_application()
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """Keep the test's database connection open across requests (the raw WSGI app closes it at each end)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def key(db, user, other_user, document, collection) -> str:
+    finished_run(user, collection, document)  # objects for generated ids to hit: ids 1.. exist
+    Collection.objects.create(owner=other_user, name="theirs")
+    return create_key(user, "fuzz", rate_per_minute=1_000_000)[1]
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_no_generated_request_gets_a_server_error(case, key):
+    response = case.call(app=app, headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.text[:500]}"
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_refuses_anonymous_callers(case):
+    response = case.call(app=app)
+    assert response.status_code in {401, 405, 413, 422}, f"{case.method} {case.formatted_path}: {response.status_code}"

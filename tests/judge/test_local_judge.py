@@ -1,0 +1,84 @@
+"""The local provider: the Judge protocol, batching, calibrated heads and the grade distribution."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from conftest import make_unit
+
+from evidence.judge.features import BLOCK_FEATURES, UNIT_FEATURES
+from evidence.judge.heads import PARAMS_DIR, Head
+from evidence.judge.local import LocalJudge, grade_distribution
+from evidence.judge.types import ChoiceQuestion, Judge, NoulQuestion, ScoreQuestion
+
+HEADS = ("sentence", "document", "paragraph", "multihop", "multihop_unit")
+
+
+def fake_embed(texts: Sequence[str]) -> np.ndarray:
+    """Embed by hashed bag of words (no ONNX model in unit tests)."""
+    out = np.zeros((len(texts), 384), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in text.lower().split():
+            out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % 384] += 1.0
+        out[i] /= max(float(np.linalg.norm(out[i])), 1e-9)
+    return out
+
+
+UNITS = [
+    make_unit("a", ["Vitamin D lowers the risk of fractures by 20% in older adults.", "Patients were recruited.",
+                    "No other effects were seen."], score=0.9, rank=1),
+    make_unit("b", ["Coffee intake was not associated with sleep.", "The cohort was large."], score=0.4, rank=2),
+]
+GOAL = "Vitamin D lowers fracture risk in older adults"
+
+
+@pytest.fixture(scope="module")
+def judge() -> LocalJudge:
+    return LocalJudge(embed=fake_embed)
+
+
+def test_it_implements_the_judge_protocol(judge: LocalJudge) -> None:
+    assert isinstance(judge, Judge)
+
+
+def test_noul_is_batched_and_keeps_order(judge: LocalJudge) -> None:
+    questions = [NoulQuestion(GOAL, UNITS[1], (0,)), NoulQuestion(GOAL, UNITS[0], (0,)), NoulQuestion(GOAL, UNITS[0])]
+    p = judge.noul(questions)
+    assert len(p) == 3 and all(0.0 <= x <= 1.0 for x in p)
+    assert p[1] > p[0]  # the matching sentence beats the unrelated one
+    assert p[2] >= p[1]  # a region holding the block is at least as likely to hold evidence
+
+
+def test_choice_is_a_distribution_over_blocks(judge: LocalJudge) -> None:
+    options = {f"b{i}": b for i, b in enumerate(UNITS[0].blocks)}
+    [answer] = judge.choice([ChoiceQuestion(GOAL, options, UNITS[0])])
+    assert answer.choice == "b0" and sum(answer.probabilities.values()) == pytest.approx(1.0)
+
+
+def test_score_gives_four_grades_with_p_d_the_unit_probability(judge: LocalJudge) -> None:
+    answers = judge.score([ScoreQuestion(GOAL, u, peers=tuple(UNITS)) for u in UNITS])
+    p = judge.unit_probabilities(GOAL, UNITS)
+    for a, pu in zip(answers, p, strict=True):
+        assert len(a.probabilities) == 4 and sum(a.probabilities) == pytest.approx(1.0)
+        assert a.p_relevant == pytest.approx(pu)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.1, 0.25, 0.5, 0.9, 1.0])
+def test_grade_distribution_keeps_p_d(p: float) -> None:
+    grades = grade_distribution(p)
+    assert sum(grades) == pytest.approx(1.0) and grades[2] + grades[3] == pytest.approx(p) and min(grades) >= 0
+
+
+@pytest.mark.parametrize("name", HEADS)
+def test_heads_are_small_calibrated_and_monotone(name: str) -> None:
+    head = Head.load(name)
+    assert (PARAMS_DIR / f"{name}.json").stat().st_size < 1_000_000
+    assert head.platt[0] > 0  # calibration keeps the order of raw scores
+    expected = UNIT_FEATURES if name in {"document", "multihop_unit"} else BLOCK_FEATURES
+    assert tuple(head.features[: len(expected)]) == expected
+    x = np.random.default_rng(0).normal(size=(200, len(head.features)))
+    raw, p = head.raw(x), head.predict(x)
+    assert np.all(np.diff(p[np.argsort(raw)]) >= -1e-12)
