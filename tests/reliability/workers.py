@@ -30,13 +30,13 @@ class Worker:
         self.queue, self.log_path = queue, log_path
         env = {**os.environ, "DATABASE_URL": database_url(), "EVIDENCE_DATA_DIR": str(data_dir),
                "DJANGO_SETTINGS_MODULE": "tests.reliability.worker_settings",
-               "EVIDENCE_BASE_SETTINGS": os.environ.get("DJANGO_SETTINGS_MODULE", "researchapp.settings"),
+               "EVIDENCE_BASE_SETTINGS": base_settings(),
                "EVIDENCE_JUDGE_QUEUE": f"{queue}-judge", "PYTHONPATH": _pythonpath(), **(extra_env or {})}
         self.log = log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "researchapp", "worker", "--pool", "threads", "--concurrency",
-             str(concurrency), "-Q", f"{queue},{queue}-judge", "--loglevel", "INFO", "-n", f"fault-{uuid.uuid4().hex[:8]}@%h",
-             "--without-gossip", "--without-mingle"],
+             str(concurrency), "-Q", f"{queue},{queue}-judge", "--loglevel", "INFO",
+             "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "--without-gossip", "--without-mingle"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
 
@@ -69,6 +69,14 @@ class Worker:
                 self.process.kill()
                 self.process.wait(10)
         self.log.close()
+
+
+def base_settings() -> str:
+    """Return the settings module the subprocess settings extend (the one this process runs on)."""
+    current = os.environ.get("DJANGO_SETTINGS_MODULE", "researchapp.settings")
+    if current == "tests.reliability.worker_settings":
+        return os.environ.get("EVIDENCE_BASE_SETTINGS", "researchapp.settings")
+    return current
 
 
 def _pythonpath() -> str:
