@@ -61,11 +61,17 @@ _judges: dict[str, Any] = {}
 
 
 @shared_task(name="evidence.judge_batch", track_started=True)
-def judge_batch(judge_name: str, collection_id: int, goal: str, refs: list[list[Any]]) -> dict[str, Any]:
+def judge_batch(
+    judge_spec: dict[str, Any], collection_id: int, goal: str, refs: list[list[Any]], options: dict[str, Any]
+) -> dict[str, Any]:
     """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
+    import json
+
     from .agent.fanout import judge_batch_locally
     from .agent.loop import make_judge
 
-    if judge_name not in _judges:
-        _judges[judge_name] = make_judge(judge_name)
-    return judge_batch_locally(_judges[judge_name], collection_id, goal, refs)
+    key = json.dumps(judge_spec, sort_keys=True)
+    if key not in _judges:
+        _judges[key] = make_judge(judge_spec)
+    block_kind = str(judge_spec.get("block_kind", "sentence"))
+    return judge_batch_locally(_judges[key], block_kind, collection_id, goal, refs, options)

@@ -25,7 +25,7 @@ CASES = [
 
 
 def evaluate(benchmark: str, system: str, extra: list[str]) -> dict:
-    args = [PY, "manage.py", "evaluate", benchmark, "--system", system, *extra]
+    args = [PY, "manage.py", "evaluate", benchmark, "--system", system, "--fresh", *extra]
     print("$", " ".join(args[1:]), flush=True)
     result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:

@@ -28,22 +28,25 @@ def batches(sub_questions: Sequence[str], units: Sequence[Unit]) -> list[tuple[s
 
 def localize_fanned_out(
     judge: Judge,
-    judge_name: str,
+    judge_spec: dict[str, Any],
     collection_id: int,
     sub_questions: Sequence[str],
     units: Sequence[Unit],
     timeout_s: float = 60.0,
+    options: dict[str, Any] | None = None,
 ) -> Localization:
     """Localize like judge.localize.localize, in parallel Celery tasks when running inside a worker."""
     work = batches(sub_questions, units)
+    options = dict(options or {})
     use_celery = getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and len(work) > 1
     if not use_celery:
-        return merge([localize_batch(judge, goal, batch) for goal, batch in work])
+        return merge([localize_batch(judge, goal, batch, **options) for goal, batch in work])
     from ..tasks import judge_batch
 
     pending = [
         judge_batch.apply_async(
-            (judge_name, collection_id, goal, [unit_ref(unit) for unit in batch]), queue=settings.EVIDENCE_JUDGE_QUEUE
+            (judge_spec, collection_id, goal, [unit_ref(unit) for unit in batch], options),
+            queue=settings.EVIDENCE_JUDGE_QUEUE,
         )
         for goal, batch in work
     ]
@@ -51,7 +54,9 @@ def localize_fanned_out(
     deadline = time.monotonic() + timeout_s
     remote = 0
     for (goal, batch), result in zip(work, pending, strict=True):
-        part, by_worker = collect(result, lambda goal=goal, batch=batch: localize_batch(judge, goal, batch), deadline)
+        part, by_worker = collect(
+            result, lambda goal=goal, batch=batch: localize_batch(judge, goal, batch, **options), deadline
+        )
         results.append(part)
         remote += by_worker
     merged = merge(results)
@@ -95,7 +100,9 @@ def from_json(data: dict[str, Any]) -> Localization:
     return Localization(spans=[EvidenceSpan(*row) for row in data["spans"]], judgments=list(data["judgments"]))
 
 
-def judge_batch_locally(judge: Judge, collection_id: int, goal: str, refs: Sequence[UnitRef]) -> dict[str, Any]:
+def judge_batch_locally(
+    judge: Judge, block_kind: str, collection_id: int, goal: str, refs: Sequence[UnitRef], options: dict[str, Any]
+) -> dict[str, Any]:
     """Judge one batch in a worker: reload its units and localize (no database writes)."""
-    units = load_units_by_ref(collection_id, [tuple(ref) for ref in refs])  # type: ignore[misc]
-    return to_json(localize_batch(judge, goal, units))
+    units = load_units_by_ref(collection_id, [tuple(ref) for ref in refs], block_kind)  # type: ignore[misc]
+    return to_json(localize_batch(judge, goal, units, **options))

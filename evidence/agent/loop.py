@@ -78,13 +78,22 @@ def claim_run(run_id: int) -> Run | None:
     return run
 
 
-def make_judge(name: str):
-    """Return the System 1 provider for a run (only `local` runs offline)."""
-    if name == "local":
+def judge_spec(config: dict[str, Any]) -> dict[str, Any]:
+    """Return how to build the run's System 1 judge (provider, head overrides, block kind): JSON, for workers."""
+    return {
+        "name": str(config.get("judge", "local")),
+        "heads": dict(config.get("judge_heads") or {}),
+        "block_kind": str(config.get("block_kind", "sentence")),
+    }
+
+
+def make_judge(spec: dict[str, Any]):
+    """Return the System 1 provider of a judge spec (only `local` runs offline)."""
+    if spec.get("name", "local") == "local":
         from ..judge.local import LocalJudge
 
-        return LocalJudge()
-    raise ValueError(f"unknown judge provider {name!r} for offline runs: use 'local'")
+        return LocalJudge(heads=spec.get("heads") or None)
+    raise ValueError(f"unknown judge provider {spec.get('name')!r} for offline runs: use 'local'")
 
 
 def planner_for(run: Run) -> str:
@@ -136,9 +145,17 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
         config = dict(run.config or {})
         clock = TimeBudget(run.budget_s)
         tools = ResearchTools(run, trajectory, searcher=config.get("searcher", "hybrid"), emit=emit)
-        judge = make_judge(config.get("judge", "local")) if run.system == "dual" else None
+        spec = judge_spec(config)
+        judge = make_judge(spec) if run.system == "dual" else None
         ctx = RunContext(
-            run=run, trajectory=trajectory, tools=tools, clock=clock, emit=emit, judge=judge, config=config
+            run=run,
+            trajectory=trajectory,
+            tools=tools,
+            clock=clock,
+            emit=emit,
+            judge=judge,
+            config=config,
+            judge_spec=spec,
         )
         planner = planner_for(run)
         if planner in {"llm", "replay"}:
@@ -199,6 +216,7 @@ def finish(
             if document is None:
                 continue
             stored[(span.docid, span.start, span.end)] = Span.objects.create(
+                judgment_id=ctx.judgment_of.get((span.docid, span.start, span.end)) if ctx else None,
                 run=run,
                 document=document,
                 start=span.start,

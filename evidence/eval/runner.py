@@ -94,12 +94,13 @@ def evaluate(
     out_dir: Path | None = None,
     spend_cap_usd: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    fresh: bool = False,
 ) -> dict[str, Any]:
     """Evaluate (or resume evaluating) a system on a benchmark; return the summary."""
     collection = bench.collection(owner)
     questions = bench.questions()[: limit or None]
     key = evaluation_key(bench.name, collection.name, system, config)
-    evaluation = Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
+    evaluation = None if fresh else Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
     if evaluation is None:
         evaluation = Evaluation.objects.create(
             owner=owner, benchmark=bench.name, system=system, collection=collection, config=config, key=key

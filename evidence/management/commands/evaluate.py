@@ -37,6 +37,7 @@ class Command(BaseCommand):
         parser.add_argument("--spend-cap", type=float, default=None, help="USD for the whole evaluation")
         parser.add_argument("--budget", type=float, default=None, help="time budget per question, seconds")
         parser.add_argument("--owner", default=None)
+        parser.add_argument("--fresh", action="store_true", help="start a new evaluation instead of resuming")
 
     def handle(self, *args, **options) -> None:
         bench = self._benchmark(options)
@@ -70,6 +71,7 @@ class Command(BaseCommand):
             out_dir=options["out"],
             spend_cap_usd=options["spend_cap"],
             progress=progress,
+            fresh=options["fresh"],
         )
         bar.n = bar.total
         bar.close()
