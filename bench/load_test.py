@@ -237,6 +237,9 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
+    import logging
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would drown the result
     port = int(os.environ.get("PG_PORT", "55432"))
     data_dir = Path(tempfile.mkdtemp(prefix="evidence-load-"))
     queue = f"evidence-load-{uuid.uuid4().hex[:8]}"
@@ -269,7 +272,7 @@ def main() -> None:
     try:
         worker.wait_ready()
         base = f"http://127.0.0.1:{web_port}"
-        wait_http(f"{base}/health")
+        wait_http(f"{base}/api/openapi.json")  # any answer (401) means the server is up
         figures = asyncio.run(drive(base, seeded, args.runs, args.streams, args.timeout, args.system))
         figures["logs"] = str(data_dir)
         print(json.dumps(figures), flush=True)

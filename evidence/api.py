@@ -51,8 +51,13 @@ def owned(model_qs: QuerySet, pk: int, what: str):
 
 def collection_out(c: Collection) -> dict[str, Any]:
     documents = c.n_documents if hasattr(c, "n_documents") else c.documents.count()
-    return {"id": c.pk, "name": c.name, "description": c.description, "created_at": c.created_at,
-            "documents": documents}
+    return {
+        "id": c.pk,
+        "name": c.name,
+        "description": c.description,
+        "created_at": c.created_at,
+        "documents": documents,
+    }
 
 
 @router.get("/collections", response={200: schemas.CollectionPage, **ERRORS}, tags=["collections"])
@@ -64,8 +69,7 @@ def list_collections(request: HttpRequest, limit: int = LIMIT, offset: int = OFF
     return page
 
 
-@router.post("/collections", response={201: schemas.CollectionOut, 409: schemas.Error, **ERRORS},
-             tags=["collections"])
+@router.post("/collections", response={201: schemas.CollectionOut, 409: schemas.Error, **ERRORS}, tags=["collections"])
 def create_collection(request: HttpRequest, body: schemas.CollectionIn):
     """Create a collection (names are unique per user)."""
     name = body.name.strip()
@@ -76,35 +80,66 @@ def create_collection(request: HttpRequest, body: schemas.CollectionIn):
     return Status(201, collection_out(collection))
 
 
-@router.get("/collections/{collection_id}", response={200: schemas.CollectionOut, **ERRORS},
-            tags=["collections"])
+@router.get("/collections/{collection_id}", response={200: schemas.CollectionOut, **ERRORS}, tags=["collections"])
 def get_collection(request: HttpRequest, collection_id: int):
     """Return one of your collections."""
     return collection_out(owned(Collection.objects.filter(owner=request.user), collection_id, "collection"))
 
 
 def upload_out(job: IngestJob) -> dict[str, Any]:
-    fields = ("id", "collection_id", "status", "files_total", "files_done", "documents_added", "duplicates",
-              "passages_total", "passages_embedded", "created_at", "finished_at")
-    return {**{f: getattr(job, f) for f in fields},
-            "files": [{"id": f.pk, "name": f.name, "size": f.size, "status": f.status, "error": f.error,
-                       "documents_added": f.documents_added, "passages": f.passages,
-                       "duplicates": list(f.duplicates or [])} for f in job.files.all()]}
+    fields = (
+        "id",
+        "collection_id",
+        "status",
+        "files_total",
+        "files_done",
+        "documents_added",
+        "duplicates",
+        "passages_total",
+        "passages_embedded",
+        "created_at",
+        "finished_at",
+    )
+    return {
+        **{f: getattr(job, f) for f in fields},
+        "files": [
+            {
+                "id": f.pk,
+                "name": f.name,
+                "size": f.size,
+                "status": f.status,
+                "error": f.error,
+                "documents_added": f.documents_added,
+                "passages": f.passages,
+                "duplicates": list(f.duplicates or []),
+            }
+            for f in job.files.all()
+        ],
+    }
 
 
 UPLOAD_BODY = {
     "requestBody": {
         "required": True,
-        "content": {"multipart/form-data": {"schema": {
-            "type": "object", "required": ["files"],
-            "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"}}},
-        }}},
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["files"],
+                    "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"}}},
+                }
+            }
+        },
     }
 }
 
 
-@router.post("/collections/{collection_id}/files", openapi_extra=UPLOAD_BODY, tags=["collections"],
-             response={202: schemas.UploadOut, 400: schemas.Error, 413: schemas.Error, **ERRORS})
+@router.post(
+    "/collections/{collection_id}/files",
+    openapi_extra=UPLOAD_BODY,
+    tags=["collections"],
+    response={202: schemas.UploadOut, 400: schemas.Error, 413: schemas.Error, **ERRORS},
+)
 def upload_files(request: HttpRequest, collection_id: int):
     """Upload files (multipart field `files`, many files or zips); parsing happens in the background.
 
@@ -138,23 +173,43 @@ def get_upload(request: HttpRequest, upload_id: int):
 
 
 def document_out(d: Document) -> dict[str, Any]:
-    return {"id": d.pk, "collection_id": d.collection_id, "docid": d.docid, "title": d.title,
-            "source_name": d.source_name, "source_format": d.source_format, "length": len(d.text),
-            "pages": d.pages or [], "metadata": d.metadata or {}, "created_at": d.created_at}
+    return {
+        "id": d.pk,
+        "collection_id": d.collection_id,
+        "docid": d.docid,
+        "title": d.title,
+        "source_name": d.source_name,
+        "source_format": d.source_format,
+        "length": len(d.text),
+        "pages": d.pages or [],
+        "metadata": d.metadata or {},
+        "created_at": d.created_at,
+    }
 
 
 def span_out(s: Span) -> dict[str, Any]:
-    return {"id": s.pk, "run_id": s.run_id, "document_id": s.document_id, "docid": s.document.docid,
-            "start": s.start, "end": s.end, "quote": s.quote, "page": s.page, "probability": s.probability,
-            "delivered": s.delivered, "matches_source": s.matches_source}
+    return {
+        "id": s.pk,
+        "run_id": s.run_id,
+        "document_id": s.document_id,
+        "docid": s.document.docid,
+        "start": s.start,
+        "end": s.end,
+        "quote": s.quote,
+        "page": s.page,
+        "probability": s.probability,
+        "delivered": s.delivered,
+        "matches_source": s.matches_source,
+    }
 
 
 def my_documents(request: HttpRequest) -> QuerySet:
     return Document.objects.filter(collection__owner=request.user)
 
 
-@router.get("/collections/{collection_id}/documents", response={200: schemas.DocumentPage, **ERRORS},
-            tags=["documents"])
+@router.get(
+    "/collections/{collection_id}/documents", response={200: schemas.DocumentPage, **ERRORS}, tags=["documents"]
+)
 def list_documents(request: HttpRequest, collection_id: int, limit: int = LIMIT, offset: int = OFFSET):
     """List a collection's documents."""
     collection = owned(Collection.objects.filter(owner=request.user), collection_id, "collection")
@@ -169,27 +224,37 @@ def get_document(request: HttpRequest, document_id: int):
     return document_out(owned(my_documents(request), document_id, "document"))
 
 
-@router.get("/documents/{document_id}/text", response={200: schemas.DocumentText, **ERRORS},
-            tags=["documents"])
-def document_text(request: HttpRequest, document_id: int, start: int = Query(0, ge=0, le=10**10),
-                  end: int | None = Query(None, ge=0, le=10**10)):
+@router.get("/documents/{document_id}/text", response={200: schemas.DocumentText, **ERRORS}, tags=["documents"])
+def document_text(
+    request: HttpRequest,
+    document_id: int,
+    start: int = Query(0, ge=0, le=10**10),
+    end: int | None = Query(None, ge=0, le=10**10),
+):
     """Return the canonical text, or the slice text[start:end] (every offset in the system indexes it)."""
     document = owned(my_documents(request), document_id, "document")
     length = len(document.text)
     stop = length if end is None else min(end, length)
     begin = min(start, stop)
-    return {"id": document.pk, "docid": document.docid, "length": length, "start": begin, "end": stop,
-            "text": document.text[begin:stop]}
+    return {
+        "id": document.pk,
+        "docid": document.docid,
+        "length": length,
+        "start": begin,
+        "end": stop,
+        "text": document.text[begin:stop],
+    }
 
 
-@router.get("/documents/{document_id}/passages", response={200: schemas.PassagePage, **ERRORS},
-            tags=["documents"])
+@router.get("/documents/{document_id}/passages", response={200: schemas.PassagePage, **ERRORS}, tags=["documents"])
 def document_passages(request: HttpRequest, document_id: int, limit: int = LIMIT, offset: int = OFFSET):
     """List a document's retrieval passages with their exact offsets and text."""
     document = owned(my_documents(request), document_id, "document")
     page = paged(document.passages.order_by("ordinal").only("ordinal", "start", "end"), limit, offset)
-    page["items"] = [{"ordinal": p.ordinal, "start": p.start, "end": p.end, "text": document.text[p.start : p.end]}
-                     for p in page["items"]]
+    page["items"] = [
+        {"ordinal": p.ordinal, "start": p.start, "end": p.end, "text": document.text[p.start : p.end]}
+        for p in page["items"]
+    ]
     return page
 
 
@@ -207,16 +272,35 @@ def document_spans(request: HttpRequest, document_id: int, limit: int = LIMIT, o
 
 
 def run_out(run: Run) -> dict[str, Any]:
-    fields = ("id", "collection_id", "question", "task", "system", "config", "status", "error", "budget_s",
-              "spend_cap_usd", "spent_usd", "calls", "last_seq", "created_at", "started_at", "finished_at")
+    fields = (
+        "id",
+        "collection_id",
+        "question",
+        "task",
+        "system",
+        "config",
+        "status",
+        "error",
+        "budget_s",
+        "spend_cap_usd",
+        "spent_usd",
+        "calls",
+        "last_seq",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
     return {**{f: getattr(run, f) for f in fields}, "elapsed_s": run.elapsed_s}
 
 
 def my_run(request: HttpRequest, run_id: int) -> Run:
     """Return the caller's run, ending it first if its worker died (so no client ever sees it stuck)."""
     run = owned(Run.objects.filter(owner=request.user), run_id, "run")
-    if run.status == Run.Status.RUNNING and run.heartbeat_at and \
-            (timezone.now() - run.heartbeat_at).total_seconds() > stale_window_s():
+    if (
+        run.status == Run.Status.RUNNING
+        and run.heartbeat_at
+        and (timezone.now() - run.heartbeat_at).total_seconds() > stale_window_s()
+    ):
         reap_stale_runs(run_id=run.pk)
         run.refresh_from_db()
     return run
@@ -231,16 +315,25 @@ def start_run(user, collection: Collection, question: str, system: str, task: st
     """Create and queue a run within the user's quota; a queue that cannot be reached fails the run, loudly."""
     with transaction.atomic():
         quotas.check_run_quota(user)
-        run = Run.objects.create(owner=user, collection=collection, question=question.strip(), system=system,
-                                 task=task, config={"searcher": searcher}, budget_s=settings.EVIDENCE_RUN_BUDGET_S,
-                                 spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD)
+        run = Run.objects.create(
+            owner=user,
+            collection=collection,
+            question=question.strip(),
+            system=system,
+            task=task,
+            config={"searcher": searcher},
+            budget_s=settings.EVIDENCE_RUN_BUDGET_S,
+            spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
+        )
     try:
         enqueue_run(run.pk)
     except Exception as error:  # the broker is down: a queued run nobody will take must not linger
         log.exception("queueing run %s failed", run.pk)
         Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-            status=Run.Status.FAILED, error=f"The job queue is unavailable ({type(error).__name__}): try again.",
-            finished_at=timezone.now())
+            status=Run.Status.FAILED,
+            error=f"The job queue is unavailable ({type(error).__name__}): try again.",
+            finished_at=timezone.now(),
+        )
         events.emit(run.pk, "finished", {"status": Run.Status.FAILED, "error": "queue unavailable"})
         raise HttpError(503, "The job queue is unavailable: the run was not started, try again shortly.") from error
     return run
@@ -259,8 +352,7 @@ def cancel_run(run: Run) -> bool:
     return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
 
 
-@router.post("/runs", response={201: schemas.RunOut, 400: schemas.Error, 503: schemas.Error, **ERRORS},
-             tags=["runs"])
+@router.post("/runs", response={201: schemas.RunOut, 400: schemas.Error, 503: schemas.Error, **ERRORS}, tags=["runs"])
 def create_run(request: HttpRequest, body: schemas.RunIn):
     """Ask a question over one of your collections; the run is queued and its events stream as it works."""
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
@@ -271,8 +363,13 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
 
 
 @router.get("/runs", response={200: schemas.RunPage, **ERRORS}, tags=["runs"])
-def list_runs(request: HttpRequest, limit: int = LIMIT, offset: int = OFFSET,
-              status: str | None = Query(None, max_length=20), collection_id: int | None = Query(None, **ID)):
+def list_runs(
+    request: HttpRequest,
+    limit: int = LIMIT,
+    offset: int = OFFSET,
+    status: str | None = Query(None, max_length=20),
+    collection_id: int | None = Query(None, **ID),
+):
     """List your runs, newest first (filter by status or collection)."""
     rows = Run.objects.filter(owner=request.user).order_by("-created_at", "-id")
     if status:
@@ -290,8 +387,7 @@ def get_run(request: HttpRequest, run_id: int):
     return run_out(my_run(request, run_id))
 
 
-@router.post("/runs/{run_id}/cancel", response={200: schemas.RunOut, 409: schemas.Error, **ERRORS},
-             tags=["runs"])
+@router.post("/runs/{run_id}/cancel", response={200: schemas.RunOut, 409: schemas.Error, **ERRORS}, tags=["runs"])
 def cancel(request: HttpRequest, run_id: int):
     """Cancel a queued or running run (409 when it has already ended)."""
     run = my_run(request, run_id)
@@ -302,19 +398,30 @@ def cancel(request: HttpRequest, run_id: int):
 
 
 @router.get("/runs/{run_id}/events", response={200: schemas.EventsOut, **ERRORS}, tags=["runs"])
-def run_events(request: HttpRequest, run_id: int, after: int = Query(0, ge=0, le=10**9),
-               limit: int = Query(500, ge=1, le=1000)):
+def run_events(
+    request: HttpRequest, run_id: int, after: int = Query(0, ge=0, le=10**9), limit: int = Query(500, ge=1, le=1000)
+):
     """Return the run's events with seq > after, in order (poll with the last seq you saw)."""
     run = my_run(request, run_id)
     rows = events.events_after(run.pk, after, limit)
-    return {"run_id": run.pk, "status": run.status, "finished": run.is_finished, "last_seq": run.last_seq,
-            "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": e.created_at}
-                       for e in rows]}
+    return {
+        "run_id": run.pk,
+        "status": run.status,
+        "finished": run.is_finished,
+        "last_seq": run.last_seq,
+        "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": e.created_at} for e in rows],
+    }
 
 
-STREAM_DOC = {"responses": {"200": {"description": "Server-sent events: `id` is the seq, `event` the kind, `data` "
-                                               "the event as JSON; a last `end` event carries the final status.",
-                                    "content": {"text/event-stream": {"schema": {"type": "string"}}}}}}
+STREAM_DOC = {
+    "responses": {
+        "200": {
+            "description": "Server-sent events: `id` is the seq, `event` the kind, `data` "
+            "the event as JSON; a last `end` event carries the final status.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    }
+}
 
 
 @router.get("/runs/{run_id}/stream", response={204: None, **ERRORS}, openapi_extra=STREAM_DOC, tags=["runs"])
@@ -341,11 +448,16 @@ def run_answer(request: HttpRequest, run_id: int):
     answer = run.answer or {}
     citations = run.citations.select_related("span__document").order_by("answer_part", "id")
     confidence = answer.get("confidence")
-    return {"run_id": run.pk, "status": run.status, "finished": run.is_finished,
-            "explanation": str(answer.get("explanation", "")), "exact_answer": str(answer.get("exact_answer", "")),
-            "confidence": float(confidence) if isinstance(confidence, int | float) else None, "answer": answer,
-            "citations": [{"answer_part": c.answer_part, "marker": c.marker, "span": span_out(c.span)}
-                          for c in citations]}
+    return {
+        "run_id": run.pk,
+        "status": run.status,
+        "finished": run.is_finished,
+        "explanation": str(answer.get("explanation", "")),
+        "exact_answer": str(answer.get("exact_answer", "")),
+        "confidence": float(confidence) if isinstance(confidence, int | float) else None,
+        "answer": answer,
+        "citations": [{"answer_part": c.answer_part, "marker": c.marker, "span": span_out(c.span)} for c in citations],
+    }
 
 
 @router.get("/runs/{run_id}/spans", response={200: schemas.SpanPage, **ERRORS}, tags=["runs"])
@@ -367,8 +479,7 @@ def compare(request: HttpRequest, a: int = Query(..., **ID), b: int = Query(...,
 
 
 def evaluation_out(e: Evaluation) -> dict[str, Any]:
-    fields = ("id", "benchmark", "system", "collection_id", "config", "status", "summary", "created_at",
-              "finished_at")
+    fields = ("id", "benchmark", "system", "collection_id", "config", "status", "summary", "created_at", "finished_at")
     return {f: getattr(e, f) for f in fields}
 
 
@@ -380,8 +491,7 @@ def list_evaluations(request: HttpRequest, limit: int = LIMIT, offset: int = OFF
     return page
 
 
-@router.get("/evaluations/{evaluation_id}", response={200: schemas.EvaluationDetail, **ERRORS},
-            tags=["evaluations"])
+@router.get("/evaluations/{evaluation_id}", response={200: schemas.EvaluationDetail, **ERRORS}, tags=["evaluations"])
 def get_evaluation(request: HttpRequest, evaluation_id: int):
     """Return an evaluation's summary and per-question metrics."""
     evaluation = owned(Evaluation.objects.filter(owner=request.user), evaluation_id, "evaluation")

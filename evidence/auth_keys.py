@@ -32,8 +32,12 @@ def create_key(owner, name: str, rate_per_minute: int | None = None) -> tuple[Ap
     """Create a key for `owner`; return the row and the plaintext, which is never stored."""
     for _ in range(5):
         raw = KEY_PREFIX + secrets.token_urlsafe(32)
-        fields = {"owner": owner, "name": name.strip()[:100] or "API key", "prefix": raw[:PREFIX_LENGTH],
-                  "key_hash": hash_key(raw)}
+        fields = {
+            "owner": owner,
+            "name": name.strip()[:100] or "API key",
+            "prefix": raw[:PREFIX_LENGTH],
+            "key_hash": hash_key(raw),
+        }
         if rate_per_minute:
             fields["rate_per_minute"] = rate_per_minute
         try:

@@ -18,9 +18,7 @@ def emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> RunEv
     clean_payload = json.loads(json.dumps(payload or {}, cls=DjangoJSONEncoder))
     with transaction.atomic(), connection.cursor() as cursor:
         # One statement takes the row lock and the next seq, so concurrent writers never share a seq.
-        cursor.execute(
-            "UPDATE evidence_run SET last_seq = last_seq + 1 WHERE id = %s RETURNING last_seq", [run_id]
-        )
+        cursor.execute("UPDATE evidence_run SET last_seq = last_seq + 1 WHERE id = %s RETURNING last_seq", [run_id])
         row = cursor.fetchone()
         if row is None:
             raise ValueError(f"run {run_id} does not exist")

@@ -19,10 +19,10 @@ SYSTEM_LABELS = {
 
 class AskForm(forms.Form):
     collection = forms.ModelChoiceField(queryset=Collection.objects.none(), empty_label=None)
-    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Ask about your documents"}),
-                               max_length=2000)
-    system = forms.ChoiceField(choices=[(name, SYSTEM_LABELS.get(name, name)) for name in SYSTEM_NAMES],
-                               initial="dual")
+    question = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Ask about your documents"}), max_length=2000
+    )
+    system = forms.ChoiceField(choices=[(name, SYSTEM_LABELS.get(name, name)) for name in SYSTEM_NAMES], initial="dual")
     searcher = forms.ChoiceField(choices=[(name, name) for name in SEARCHERS], initial="hybrid")
     task = forms.ChoiceField(choices=Run.Task.choices, initial=Run.Task.QA)
 

@@ -26,11 +26,19 @@ from .models import IngestFile, Judgment, ModelCall, Run
 log = logging.getLogger(__name__)
 
 REGISTRY = CollectorRegistry()  # no auto_describe: describing the DB collector would query at import
-HTTP_REQUESTS = Counter("evidence_http_requests", "HTTP requests by method, route template and status.",
-                        ["method", "route", "status"], registry=REGISTRY)
-HTTP_LATENCY = Histogram("evidence_http_request_duration_seconds", "HTTP request latency by route template.",
-                         ["method", "route"], registry=REGISTRY,
-                         buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+HTTP_REQUESTS = Counter(
+    "evidence_http_requests",
+    "HTTP requests by method, route template and status.",
+    ["method", "route", "status"],
+    registry=REGISTRY,
+)
+HTTP_LATENCY = Histogram(
+    "evidence_http_request_duration_seconds",
+    "HTTP request latency by route template.",
+    ["method", "route"],
+    registry=REGISTRY,
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 RUN_DURATION_BUCKETS = (1, 5, 10, 30, 60, 120, 300, 600, 1800)
 FINISHED = [s for s in Run.Status.values if s not in Run.ACTIVE_STATUSES]
 
@@ -71,8 +79,9 @@ class DatabaseCollector(Collector):
         yield self._durations()
 
     def _durations(self) -> HistogramMetricFamily:
-        histogram = HistogramMetricFamily("evidence_run_duration_seconds", "Duration of finished runs by end status.",
-                                          labels=["status"])
+        histogram = HistogramMetricFamily(
+            "evidence_run_duration_seconds", "Duration of finished runs by end status.", labels=["status"]
+        )
         cuts = ", ".join(f"count(*) FILTER (WHERE d <= {b})" for b in RUN_DURATION_BUCKETS)
         with connection.cursor() as cursor:
             cursor.execute(
@@ -86,14 +95,20 @@ class DatabaseCollector(Collector):
         return histogram
 
     def _model_calls(self) -> Iterator:
-        calls = CounterMetricFamily("evidence_model_calls", "Recorded model calls (each retry counts).",
-                                    labels=["provider", "model", "outcome"])
-        spend = CounterMetricFamily("evidence_model_spend_usd", "Model spend in US dollars.",
-                                    labels=["provider", "model"])
+        calls = CounterMetricFamily(
+            "evidence_model_calls", "Recorded model calls (each retry counts).", labels=["provider", "model", "outcome"]
+        )
+        spend = CounterMetricFamily(
+            "evidence_model_spend_usd", "Model spend in US dollars.", labels=["provider", "model"]
+        )
         tokens = CounterMetricFamily("evidence_model_tokens", "Model tokens.", labels=["provider", "model", "kind"])
         rows = ModelCall.objects.values("provider", "model").annotate(
-            n=Count("id"), failed=Count("id", filter=~_no_error()), cost=Sum("cost_usd"), input=Sum("input_tokens"),
-            output=Sum("output_tokens"))
+            n=Count("id"),
+            failed=Count("id", filter=~_no_error()),
+            cost=Sum("cost_usd"),
+            input=Sum("input_tokens"),
+            output=Sum("output_tokens"),
+        )
         for row in rows:
             labels = [row["provider"], row["model"]]
             calls.add_metric([*labels, "ok"], row["n"] - row["failed"])
@@ -112,8 +127,9 @@ class DatabaseCollector(Collector):
             judged.add_metric([kind, provider], n)
         yield judged
         since = timezone.now() - timezone.timedelta(minutes=1)
-        recent = GaugeMetricFamily("evidence_judgments_per_second",
-                                   "Judgments written per second over the last minute.")
+        recent = GaugeMetricFamily(
+            "evidence_judgments_per_second", "Judgments written per second over the last minute."
+        )
         recent.add_metric([], Judgment.objects.filter(created_at__gte=since).count() / 60.0)
         yield recent
 
@@ -169,6 +185,7 @@ def allowed(request: HttpRequest) -> bool:
 @require_GET
 def metrics_view(request: HttpRequest) -> HttpResponse:
     if not allowed(request):
-        return HttpResponse("Forbidden: send the metrics token (Authorization: Bearer ...).\n", status=403,
-                            content_type="text/plain")
+        return HttpResponse(
+            "Forbidden: send the metrics token (Authorization: Bearer ...).\n", status=403, content_type="text/plain"
+        )
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

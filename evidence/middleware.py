@@ -46,8 +46,10 @@ class MetricsMiddleware:
 
 
 def request_id_of(request: HttpRequest) -> str:
-    return "".join(c for c in request.headers.get("X-Request-ID", "")[:64] if c.isalnum() or c in "-_") or \
-        uuid.uuid4().hex[:16]
+    return (
+        "".join(c for c in request.headers.get("X-Request-ID", "")[:64] if c.isalnum() or c in "-_")
+        or uuid.uuid4().hex[:16]
+    )
 
 
 def record(request: HttpRequest, response: HttpResponse, started: float, request_id: str) -> HttpResponse:
@@ -75,10 +77,18 @@ class BodyLimitASGI:
         if scope["type"] == "http":
             for name, value in scope.get("headers", []):
                 if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                    body = (b'{"detail": "The request body is larger than the limit of %d bytes."}' % self.limit)
-                    await send({"type": "http.response.start", "status": 413,
-                                "headers": [(b"content-type", b"application/json"),
-                                            (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+                    body = b'{"detail": "The request body is larger than the limit of %d bytes."}' % self.limit
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 413,
+                            "headers": [
+                                (b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close"),
+                            ],
+                        }
+                    )
                     await send({"type": "http.response.body", "body": body})
                     return
         await self.app(scope, receive, send)

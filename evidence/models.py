@@ -25,9 +25,7 @@ class Collection(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["owner", "name"], name="collection_unique_name_per_owner")
-        ]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="collection_unique_name_per_owner")]
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -62,9 +60,7 @@ class Document(models.Model):
         if self.pk is not None:
             stored = Document.objects.filter(pk=self.pk).values_list("text", flat=True).first()
             if stored is not None and stored != self.text:
-                raise ValidationError(
-                    "A document's canonical text is immutable: ingest a new document instead."
-                )
+                raise ValidationError("A document's canonical text is immutable: ingest a new document instead.")
         super().save(*args, **kwargs)
 
     def page_at(self, offset: int) -> int | None:
@@ -210,9 +206,7 @@ class Run(models.Model):
     spent_usd = models.FloatField(default=0.0)
     calls = models.PositiveIntegerField(default=0)
     answer = models.JSONField(default=dict, blank=True)  # explanation, exact_answer, confidence, ranking
-    trajectory = models.JSONField(
-        default=dict, blank=True
-    )  # surfaced/previewed/opened/inspected/delivered/cited
+    trajectory = models.JSONField(default=dict, blank=True)  # surfaced/previewed/opened/inspected/delivered/cited
     last_seq = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -298,9 +292,7 @@ class Span(models.Model):
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="spans", null=True, blank=True)
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="spans")
-    judgment = models.ForeignKey(
-        Judgment, on_delete=models.SET_NULL, related_name="spans", null=True, blank=True
-    )
+    judgment = models.ForeignKey(Judgment, on_delete=models.SET_NULL, related_name="spans", null=True, blank=True)
     start = models.PositiveIntegerField()
     end = models.PositiveIntegerField()
     quote = models.TextField()
@@ -316,9 +308,7 @@ class Span(models.Model):
         if not 0 <= self.start < self.end <= len(self.document.text):
             raise ValidationError(f"Span offsets {self.start}-{self.end} fall outside the document text.")
         if self.document.text[self.start : self.end] != self.quote:
-            raise ValidationError(
-                "Span quote differs from document.text[start:end]: offsets and quote must agree."
-            )
+            raise ValidationError("Span quote differs from document.text[start:end]: offsets and quote must agree.")
 
     def save(self, *args, **kwargs) -> None:
         self.clean()

@@ -81,5 +81,4 @@ def take(bucket: str, rate_per_minute: int) -> Decision:
         _down_until = time.monotonic() + OUTAGE_SKIP_S
         log.warning("rate limit skipped for %.0f s, Redis unavailable: %s", OUTAGE_SKIP_S, error)
         return Decision(True, 0, capacity)
-    return Decision(bool(int(allowed)), max(1, math.ceil(float(wait))) if not int(allowed) else 0,
-                    int(float(tokens)))
+    return Decision(bool(int(allowed)), max(1, math.ceil(float(wait))) if not int(allowed) else 0, int(float(tokens)))

@@ -228,8 +228,11 @@ class CompareOut(Schema):
 
 def page_of(item: type[Schema]) -> type[Schema]:
     """Return the paged-list schema of an item schema ({count, limit, offset, items})."""
-    return type(f"{item.__name__}Page", (Schema,), {"__annotations__": {
-        "count": int, "limit": int, "offset": int, "items": list[item]}})
+    return type(
+        f"{item.__name__}Page",
+        (Schema,),
+        {"__annotations__": {"count": int, "limit": int, "offset": int, "items": list[item]}},
+    )
 
 
 CollectionPage = page_of(CollectionOut)

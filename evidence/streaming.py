@@ -35,8 +35,11 @@ def conninfo() -> str:
     """Return the connection string of Django's default database (the test database under pytest)."""
     s = connections["default"].settings_dict
     return psycopg.conninfo.make_conninfo(
-        dbname=s["NAME"], user=s.get("USER") or None, password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or None, port=str(s["PORT"]) if s.get("PORT") else None,
+        dbname=s["NAME"],
+        user=s.get("USER") or None,
+        password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or None,
+        port=str(s["PORT"]) if s.get("PORT") else None,
     )
 
 
@@ -46,8 +49,10 @@ def max_stream_s() -> float:
 
 def message(seq: int, kind: str, payload: str, created_at) -> str:
     """Format one event as an SSE message: id = seq, event = kind, data = the event as JSON."""
-    data = f'{{"seq": {seq}, "kind": {json.dumps(kind)}, "payload": {payload}, ' \
-           f'"created_at": {json.dumps(created_at.isoformat())}}}'
+    data = (
+        f'{{"seq": {seq}, "kind": {json.dumps(kind)}, "payload": {payload}, '
+        f'"created_at": {json.dumps(created_at.isoformat())}}}'
+    )
     return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n"
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
 from .ingest import jobs
@@ -19,10 +21,23 @@ def record_event(run_id: int, kind: str, payload: dict[str, Any]) -> int:
     return events.emit(run_id, kind, payload).seq
 
 
-@shared_task(name="evidence.ingest_file", acks_late=True)
-def ingest_file(file_id: int) -> str | None:
-    """Parse, embed and index one uploaded file; a repeated delivery of the same file is a no-op."""
-    record = jobs.process_file(file_id)
+@shared_task(
+    name="evidence.ingest_file",
+    bind=True,
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=1,
+    retry_backoff_max=20,
+    retry_jitter=False,
+    max_retries=10,
+)
+def ingest_file(self, file_id: int) -> str | None:
+    """Parse, embed and index one uploaded file; a repeated delivery of the same file is a no-op.
+
+    A lost database connection (Postgres restarting) retries the task; the retry takes the file back where the
+    first try left it (documents are committed whole, so at most the unfinished ones are written again).
+    """
+    record = jobs.process_file(file_id, resume=self.request.retries > 0)
     return record.status if record else None
 
 
@@ -46,15 +61,28 @@ def run_research(run_id: int) -> str | None:
     return run.status if run else None
 
 
+REAP_EVERY_S = 60.0
+
+
 @worker_ready.connect
 def reap_on_start(**_kwargs: object) -> None:
-    """When a worker starts, end runs orphaned by a worker that died."""
+    """When a worker starts, end runs orphaned by a worker that died, then keep checking every minute."""
+    threading.Thread(target=_reap_forever, name="evidence-reaper", daemon=True).start()
+
+
+def _reap_forever() -> None:
+    from django.db import close_old_connections
+
     from .agent.loop import reap_stale_runs
 
-    try:
-        reap_stale_runs()
-    except Exception:  # a worker must start even when the database is briefly unavailable
-        logging.getLogger(__name__).exception("reaping stale runs failed")
+    while True:
+        try:
+            reap_stale_runs()
+        except Exception:  # a database outage must not kill the reaper: it tries again next minute
+            logging.getLogger(__name__).exception("reaping stale runs failed")
+        finally:
+            close_old_connections()
+        time.sleep(REAP_EVERY_S)
 
 
 _judges: dict[str, Any] = {}

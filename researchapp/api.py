@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError
 
 from evidence.api import router
+from evidence.api_piserini import router as piserini_router
 from evidence.auth_keys import API_AUTH, RateLimited, presented_key, verify_key
 from evidence.quotas import QuotaExceeded
 
@@ -62,12 +63,14 @@ api = EvidenceAPI(
     auth=API_AUTH,
 )
 api.add_router("/", router)
+api.add_router("/piserini/", piserini_router)
 
 
 @api.exception_handler(AuthenticationError)
 def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     response = api.create_response(
-        request, {"detail": "Authentication required: send an API key as 'Authorization: Bearer <key>' or log in."},
+        request,
+        {"detail": "Authentication required: send an API key as 'Authorization: Bearer <key>' or log in."},
         status=401,
     )
     response["WWW-Authenticate"] = 'Bearer realm="api"'

@@ -13,3 +13,10 @@ if os.environ.get("EVIDENCE_SERVE_STATIC", "1") == "1":
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     application = ASGIStaticFilesHandler(application)
+
+# Refuse oversized bodies from their headers, before Django spools them to disk.
+from django.conf import settings  # noqa: E402
+
+from evidence.middleware import BodyLimitASGI  # noqa: E402
+
+application = BodyLimitASGI(application, settings.EVIDENCE_MAX_UPLOAD_BYTES)

@@ -21,9 +21,7 @@ def env_int(name: str, default: int, minimum: int | None = None) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ImproperlyConfigured(
-            f"{name}={raw!r} is not a whole number: set it to one, or unset it."
-        ) from None
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number: set it to one, or unset it.") from None
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} is below the minimum {minimum}: raise it, or unset it.")
     return value
@@ -71,9 +69,7 @@ def database_from_url(url: str) -> dict[str, object]:
         )
     name = unquote(parts.path.lstrip("/"))
     if not name:
-        raise ImproperlyConfigured(
-            "DATABASE_URL names no database: add one, as in postgres://user@host:5432/evidence."
-        )
+        raise ImproperlyConfigured("DATABASE_URL names no database: add one, as in postgres://user@host:5432/evidence.")
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": name,

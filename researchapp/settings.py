@@ -15,9 +15,7 @@ DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY is not set: set it to a long random string in production."
-        )
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY is not set: set it to a long random string in production.")
     SECRET_KEY = "dev-only-insecure-key-change-me-0123456789abcdefghijklmnopqrstuvwxyz"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -36,6 +34,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "evidence.middleware.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -117,6 +116,17 @@ EVIDENCE_JUDGE_QUEUE = env_str("EVIDENCE_JUDGE_QUEUE", "judge")  # System 1 batc
 EVIDENCE_JUDGE_FANOUT = env_bool("EVIDENCE_JUDGE_FANOUT", True)
 EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
+# Reliability and limits.
+EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a silent run this long lost its worker
+EVIDENCE_MAX_ACTIVE_RUNS_PER_USER = env_int("EVIDENCE_MAX_ACTIVE_RUNS_PER_USER", 5, minimum=1)
+EVIDENCE_MAX_RUNS_PER_DAY = env_int("EVIDENCE_MAX_RUNS_PER_DAY", 500, minimum=1)
+EVIDENCE_API_SESSION_RATE_PER_MINUTE = env_int("EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600, minimum=1)
+EVIDENCE_METRICS_TOKEN = env_str("EVIDENCE_METRICS_TOKEN", "")  # unset: only loopback clients may scrape /metrics
+EVIDENCE_SSE_MAX_S = env_float("EVIDENCE_SSE_MAX_S", 600.0)
+EVIDENCE_PARSE_TIMEOUT_S = env_float("EVIDENCE_PARSE_TIMEOUT_S", 60.0)
+EVIDENCE_PARSE_MEMORY_BYTES = env_int("EVIDENCE_PARSE_MEMORY_BYTES", 2 * 1024**3, minimum=64 * 1024**2)
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # keep our JSON log format in workers
+
 OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "https://api.openai.com/v1")
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")
 OPENAI_MODEL = env_str("OPENAI_MODEL", "gpt-4o-mini")
@@ -124,8 +134,16 @@ OPENAI_MODEL = env_str("OPENAI_MODEL", "gpt-4o-mini")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "evidence.logging.WorkerJsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if env_bool("EVIDENCE_LOG_JSON", True) else "plain",
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("EVIDENCE_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

@@ -1,13 +1,18 @@
-"""Root URLs: pages, auth, admin and the JSON API."""
+"""Root URLs: pages, auth, admin, metrics and the JSON API."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from evidence.metrics import metrics_view
+from researchapp.api import api
+
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    # The JSON API (django-ninja) goes here: path("api/", api.urls),
+    path("api/", api.urls),
+    path("metrics", metrics_view, name="metrics"),
+    path("", include("evidence.urls_keys")),
     path("", include("evidence.urls")),
 ]

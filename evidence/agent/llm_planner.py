@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, attach_citations
 from .heuristic import heuristic_spans
 from .llm import ChatResponse, Conversation, LLMClient, ToolCall, ToolSpec, parse_final_answer
 from .planner import make_plan
-from .systems import Outcome, RunContext, heartbeat, request_evidence
+from .systems import Outcome, RunCancelled, RunContext, heartbeat, request_evidence
 from .tools import ToolError
 from .units import load_units
 
@@ -103,7 +104,8 @@ def run_llm_planner(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
     steered = False
     for _step in range(MAX_STEPS):
         ctx.clock.check()
-        heartbeat(ctx.run.pk, ctx.trajectory)
+        if heartbeat(ctx.run.pk, ctx.trajectory) == Run.Status.CANCELLED:
+            raise RunCancelled("the run was cancelled")
         if ctx.clock.steer_due and not steered:
             for call in chat.pending_tool_calls():
                 chat.add_tool_result(call, BLOCKED)

@@ -203,6 +203,9 @@ def finish(
 ) -> None:
     """Write spans and citations, the answer and trajectory, and the single end status."""
     answer = outcome.answer
+    if Run.objects.filter(pk=run.pk, status=Run.Status.CANCELLED).exists():
+        # The owner cancelled while the last step ran: the run keeps what it found but ends cancelled.
+        outcome = Outcome(Run.Status.CANCELLED, answer)
     with transaction.atomic():
         documents = {
             d.docid: d

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -76,11 +76,17 @@ def pending_file_ids(job: IngestJob) -> list[int]:
     return list(job.files.filter(status=IngestFile.Status.QUEUED).values_list("pk", flat=True))
 
 
-def claim_file(file_id: int) -> IngestFile | None:
-    """Move a queued file to parsing; a file already claimed (a repeated task) gives None."""
+def claim_file(file_id: int, resume: bool = False) -> IngestFile | None:
+    """Move a queued file to parsing; a file already claimed (a repeated task) gives None.
+
+    `resume` (a retry of the task that claimed it) also takes back a file that try left parsing or embedding.
+    """
+    claimable = {IngestFile.Status.QUEUED}
+    if resume:
+        claimable |= {IngestFile.Status.PARSING, IngestFile.Status.EMBEDDING}
     with transaction.atomic():
         record = IngestFile.objects.select_for_update().select_related("job").filter(pk=file_id).first()
-        if record is None or record.status != IngestFile.Status.QUEUED:
+        if record is None or record.status not in claimable:
             return None
         record.status = IngestFile.Status.PARSING
         record.save(update_fields=["status", "updated_at"])
@@ -89,9 +95,9 @@ def claim_file(file_id: int) -> IngestFile | None:
     return record
 
 
-def process_file(file_id: int, embed: bool = True) -> IngestFile | None:
-    """Parse, store and index one uploaded file; errors are recorded on the file, never raised."""
-    record = claim_file(file_id)
+def process_file(file_id: int, embed: bool = True, resume: bool = False) -> IngestFile | None:
+    """Parse, store and index one uploaded file; errors are recorded on the file, database outages raised."""
+    record = claim_file(file_id, resume)
     if record is None:
         return None
     job = record.job
@@ -131,12 +137,12 @@ def process_file(file_id: int, embed: bool = True) -> IngestFile | None:
         record.status = IngestFile.Status.FAILED if errors and not added else IngestFile.Status.DONE
     except IngestError as error:
         record.status, record.error = IngestFile.Status.FAILED, str(error)
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: the task retries once it is back (recording anything now would fail too)
     except Exception as error:  # a file must end in a defined state whatever went wrong
         log.exception("ingesting %s failed", record.name)
         record.status = IngestFile.Status.FAILED
-        record.error = (
-            f"Cannot ingest {record.name}: an internal error occurred ({type(error).__name__}: {error})."
-        )
+        record.error = f"Cannot ingest {record.name}: an internal error occurred ({type(error).__name__}: {error})."
     record.save()
     IngestJob.objects.filter(pk=job.pk).update(
         files_done=F("files_done") + 1,
@@ -148,9 +154,9 @@ def process_file(file_id: int, embed: bool = True) -> IngestFile | None:
 
 
 def _finish_if_complete(job_id: int) -> None:
-    IngestJob.objects.filter(pk=job_id, files_done__gte=F("files_total")).exclude(
-        status=IngestJob.Status.DONE
-    ).update(status=IngestJob.Status.DONE, finished_at=timezone.now())
+    IngestJob.objects.filter(pk=job_id, files_done__gte=F("files_total")).exclude(status=IngestJob.Status.DONE).update(
+        status=IngestJob.Status.DONE, finished_at=timezone.now()
+    )
 
 
 def _embedder():

@@ -77,15 +77,15 @@ def store_documents(
     """
     result = StoreResult()
     known = set(
-        Document.objects.filter(
-            collection=collection, sha256__in=[text_sha256(d.text) for d in parsed]
-        ).values_list("sha256", flat=True)
+        Document.objects.filter(collection=collection, sha256__in=[text_sha256(d.text) for d in parsed]).values_list(
+            "sha256", flat=True
+        )
     )
     titles = {
         title_key(title): docid
-        for title, docid in Document.objects.filter(
-            collection=collection, source_format__in=PAPER_FORMATS
-        ).values_list("title", "docid")
+        for title, docid in Document.objects.filter(collection=collection, source_format__in=PAPER_FORMATS).values_list(
+            "title", "docid"
+        )
     }
     fresh: list[ParsedDocument] = []
     for doc in parsed:

@@ -49,8 +49,14 @@ def _child(conn: Connection, parser: Parser, filename: str, data: bytes, limits:
     conn.close()
 
 
-def parse_with_limits(filename: str, data: bytes, limits: Limits, timeout_s: float | None = None,
-                      memory_bytes: int | None = None, parser: Parser = parse_file) -> list[ParsedDocument]:
+def parse_with_limits(
+    filename: str,
+    data: bytes,
+    limits: Limits,
+    timeout_s: float | None = None,
+    memory_bytes: int | None = None,
+    parser: Parser = parse_file,
+) -> list[ParsedDocument]:
     """Parse one file like parse_file, in a child process; raise IngestError past the time or memory limit."""
     timeout = parse_timeout_s() if timeout_s is None else timeout_s
     memory = parse_memory_bytes() if memory_bytes is None else memory_bytes

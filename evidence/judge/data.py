@@ -182,7 +182,11 @@ def unit_text(doc: ParsedDocument) -> str:
 
 
 def embed_collection(
-    name: str, data_file: Path, docs: Sequence[ParsedDocument], queries: Sequence[str], kind: str,
+    name: str,
+    data_file: Path,
+    docs: Sequence[ParsedDocument],
+    queries: Sequence[str],
+    kind: str,
     embed: Callable[[Sequence[str]], np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (unit vectors, region vectors, region offsets per doc, query vectors), cached on disk."""

@@ -23,8 +23,14 @@ def _embedder() -> D.Callable[[Sequence[str]], np.ndarray]:
     return lambda texts: get_embedder().embed(texts)
 
 
-def make_unit(doc: ParsedDocument, kind: str, vectors: np.ndarray, unit_vec: np.ndarray | None,
-              score: float | None = None, rank: int | None = None) -> Unit:
+def make_unit(
+    doc: ParsedDocument,
+    kind: str,
+    vectors: np.ndarray,
+    unit_vec: np.ndarray | None,
+    score: float | None = None,
+    rank: int | None = None,
+) -> Unit:
     """Build a Unit from a parsed document's regions of one kind and their stored vectors."""
     blocks = tuple(
         Block(doc.docid or "", r.start, r.end, doc.text[r.start : r.end], kind, r.label, r.page, i, vectors[i])
@@ -60,8 +66,9 @@ class SciFact(Collection):
     def bm25(self) -> BM25Index:
         """Return a BM25 index over title + abstract (short documents: k1=0.9, b=0.4)."""
         analyze = get_analyzer("english")
-        return BM25Index.build([analyze(D.unit_text(d)) for d in self.docs], [d.docid or "" for d in self.docs],
-                               BM25Params(k1=0.9, b=0.4))
+        return BM25Index.build(
+            [analyze(D.unit_text(d)) for d in self.docs], [d.docid or "" for d in self.docs], BM25Params(k1=0.9, b=0.4)
+        )
 
     @cached_property
     def index_of(self) -> dict[str, int]:
@@ -93,8 +100,14 @@ def load_scifact(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -
     """Load SciFact with cached embeddings (computed on first use, several minutes on 2 cores)."""
     docs = D.load_scifact_corpus()
     claims = D.load_scifact_claims(docs)
-    arrays = D.embed_collection("scifact", D.DATA_DIR / "scifact" / "corpus.jsonl", docs, [c.text for c in claims],
-                                "sentence", embed or _embedder())
+    arrays = D.embed_collection(
+        "scifact",
+        D.DATA_DIR / "scifact" / "corpus.jsonl",
+        docs,
+        [c.text for c in claims],
+        "sentence",
+        embed or _embedder(),
+    )
     return SciFact(docs, "sentence", *arrays, claims=claims)
 
 
@@ -113,14 +126,26 @@ class QuestionSet(Collection):
 def load_hotpotqa(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -> QuestionSet:
     """Load the 30 HotpotQA dev questions with cached embeddings."""
     docs, qs = D.load_hotpotqa()
-    arrays = D.embed_collection("hotpotqa", D.DATA_DIR / "hotpotqa" / "hotpot-dev-distractor-30.json", docs,
-                                [q.text for q in qs], "sentence", embed or _embedder())
+    arrays = D.embed_collection(
+        "hotpotqa",
+        D.DATA_DIR / "hotpotqa" / "hotpot-dev-distractor-30.json",
+        docs,
+        [q.text for q in qs],
+        "sentence",
+        embed or _embedder(),
+    )
     return QuestionSet(docs, "sentence", *arrays, questions=qs)
 
 
 def load_qasper(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -> QuestionSet:
     """Load the 25 QASPER dev questions with cached paragraph embeddings."""
     docs, qs = D.load_qasper()
-    arrays = D.embed_collection("qasper", D.DATA_DIR / "qasper" / "qasper-dev-sample.json", docs,
-                                [q.text for q in qs], "paragraph", embed or _embedder())
+    arrays = D.embed_collection(
+        "qasper",
+        D.DATA_DIR / "qasper" / "qasper-dev-sample.json",
+        docs,
+        [q.text for q in qs],
+        "paragraph",
+        embed or _embedder(),
+    )
     return QuestionSet(docs, "paragraph", *arrays, questions=qs)

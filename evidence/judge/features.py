@@ -51,16 +51,62 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "sec_analysis": ("analysis", "discussion", "error", "ablation"),
 }
 BLOCK_FEATURES: tuple[str, ...] = (
-    "cos", "cos_z", "cos_gap", "cos_doc_gap", "cos_doc_rank", "neighbor_cos",
-    "bm25_mm", "bm25_z", "bm25_doc_gap", "overlap", "idf_overlap", "num_match", "has_numbers", "ent_overlap",
-    "log_len", "position", "pos_rel", "is_first", "is_last", "n_blocks",
-    "unit_cos", "unit_score", "unit_rank", "unit_maxcos_gap", "unit_bm25", "title_in_goal", "title_in_top",
-    *SECTIONS, "unit_score_raw", "bigram_overlap", "stat_cue", "result_cue", "conclusion_cue",
+    "cos",
+    "cos_z",
+    "cos_gap",
+    "cos_doc_gap",
+    "cos_doc_rank",
+    "neighbor_cos",
+    "bm25_mm",
+    "bm25_z",
+    "bm25_doc_gap",
+    "overlap",
+    "idf_overlap",
+    "num_match",
+    "has_numbers",
+    "ent_overlap",
+    "log_len",
+    "position",
+    "pos_rel",
+    "is_first",
+    "is_last",
+    "n_blocks",
+    "unit_cos",
+    "unit_score",
+    "unit_rank",
+    "unit_maxcos_gap",
+    "unit_bm25",
+    "title_in_goal",
+    "title_in_top",
+    *SECTIONS,
+    "unit_score_raw",
+    "bigram_overlap",
+    "stat_cue",
+    "result_cue",
+    "conclusion_cue",
 )
 UNIT_FEATURES: tuple[str, ...] = (
-    "unit_cos", "unit_cos_z", "unit_cos_gap", "score_mm", "score_z", "log_rank", "inv_rank",
-    "bm25_mm", "bm25_z", "maxcos", "maxcos_z", "maxcos_gap", "top2cos", "max_block_bm25",
-    "overlap", "idf_overlap", "num_match", "ent_overlap", "log_len", "title_in_goal", "title_str_in_goal",
+    "unit_cos",
+    "unit_cos_z",
+    "unit_cos_gap",
+    "score_mm",
+    "score_z",
+    "log_rank",
+    "inv_rank",
+    "bm25_mm",
+    "bm25_z",
+    "maxcos",
+    "maxcos_z",
+    "maxcos_gap",
+    "top2cos",
+    "max_block_bm25",
+    "overlap",
+    "idf_overlap",
+    "num_match",
+    "ent_overlap",
+    "log_len",
+    "title_in_goal",
+    "title_str_in_goal",
     "title_in_top",
 )
 # Stacked block features: the unit head's probability for the block's unit and its rank in the set.
@@ -70,11 +116,16 @@ _ENTITY = re.compile(r"\b(?:[A-Z][\w\-]*[A-Za-z0-9]|[a-z]+[A-Z0-9][\w\-]*)\b")
 _WORD = re.compile(r"\S+")
 # Cues of a findings sentence (what evidence usually looks like), independent of the goal.
 _STAT = re.compile(r"\b[pP]\s*[<=>]|%|\b(?:CI|OR|HR|RR|SD|SE)\b|\d+\s*(?:fold|times)\b|\bsignifican", re.I)
-_RESULT = re.compile(r"\b(?:increas|decreas|reduc|improv|associat|correlat|higher|lower|greater|fewer|more likely|"
-                     r"less likely|induc|inhibit|promot|prevent|enhanc|impair|result(?:s|ed)? in|led to|caus)", re.I)
-_CONCLUSION = re.compile(r"^(?:these|our|the) (?:results|findings|data)|^(?:we|in) conclu|^taken together|"
-                         r"^thus\b|^overall\b|^collectively\b|^this (?:study|work) (?:shows|demonstrates|suggests)",
-                         re.I)
+_RESULT = re.compile(
+    r"\b(?:increas|decreas|reduc|improv|associat|correlat|higher|lower|greater|fewer|more likely|"
+    r"less likely|induc|inhibit|promot|prevent|enhanc|impair|result(?:s|ed)? in|led to|caus)",
+    re.I,
+)
+_CONCLUSION = re.compile(
+    r"^(?:these|our|the) (?:results|findings|data)|^(?:we|in) conclu|^taken together|"
+    r"^thus\b|^overall\b|^collectively\b|^this (?:study|work) (?:shows|demonstrates|suggests)",
+    re.I,
+)
 _analyze = get_analyzer("english")
 
 
@@ -176,7 +227,10 @@ def unit_context(units: Sequence[Unit]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def block_features(
-    goal: str, goal_vec: np.ndarray, units: Sequence[Unit], block_vecs: Sequence[np.ndarray],
+    goal: str,
+    goal_vec: np.ndarray,
+    units: Sequence[Unit],
+    block_vecs: Sequence[np.ndarray],
     unit_vecs: np.ndarray,
 ) -> np.ndarray:
     """Return the (n_blocks, len(BLOCK_FEATURES)) matrix for every block of every unit, in order."""
@@ -215,16 +269,39 @@ def block_features(
             nb = [cos[k - 1]] if j > 0 else []
             if j + 1 < n:
                 nb.append(cos[k + 1])
-            rows.append([
-                cos[k], 0.0, 0.0, cos[k] - doc_max[ui], math.log1p(rank_in_doc[j]), max(nb) if nb else 0.0,
-                bm[k], 0.0, bm[k] - bm_max[ui], *lex[k], math.log1p(len(_WORD.findall(block.text))),
-                min(block.position, 30), block.position / max(n - 1, 1), float(j == 0), float(j == n - 1),
-                math.log1p(n), u_cos[ui], u_score[ui], u_rank[ui], doc_max[ui] - doc_max.max(), u_bm[ui],
-                title_in_goal, title_in_top, *section_flags(block.label),
-                unit.score if unit.score is not None else 0.0, _bigram_share(gbigrams, toks[k]),
-                float(bool(_STAT.search(block.text))), float(bool(_RESULT.search(block.text))),
-                float(bool(_CONCLUSION.search(block.text))),
-            ])
+            rows.append(
+                [
+                    cos[k],
+                    0.0,
+                    0.0,
+                    cos[k] - doc_max[ui],
+                    math.log1p(rank_in_doc[j]),
+                    max(nb) if nb else 0.0,
+                    bm[k],
+                    0.0,
+                    bm[k] - bm_max[ui],
+                    *lex[k],
+                    math.log1p(len(_WORD.findall(block.text))),
+                    min(block.position, 30),
+                    block.position / max(n - 1, 1),
+                    float(j == 0),
+                    float(j == n - 1),
+                    math.log1p(n),
+                    u_cos[ui],
+                    u_score[ui],
+                    u_rank[ui],
+                    doc_max[ui] - doc_max.max(),
+                    u_bm[ui],
+                    title_in_goal,
+                    title_in_top,
+                    *section_flags(block.label),
+                    unit.score if unit.score is not None else 0.0,
+                    _bigram_share(gbigrams, toks[k]),
+                    float(bool(_STAT.search(block.text))),
+                    float(bool(_RESULT.search(block.text))),
+                    float(bool(_CONCLUSION.search(block.text))),
+                ]
+            )
     out = np.asarray(rows, dtype=float).reshape(len(rows), len(BLOCK_FEATURES))
     if len(out):
         out[:, 1] = zscore(cos)
@@ -241,7 +318,10 @@ def _bigram_share(goal_bigrams: set[tuple[str, str]], tokens: Sequence[str]) -> 
 
 
 def unit_features(
-    goal: str, goal_vec: np.ndarray, units: Sequence[Unit], block_vecs: Sequence[np.ndarray],
+    goal: str,
+    goal_vec: np.ndarray,
+    units: Sequence[Unit],
+    block_vecs: Sequence[np.ndarray],
     unit_vecs: np.ndarray,
 ) -> np.ndarray:
     """Return the (n_units, len(UNIT_FEATURES)) matrix for the candidate units, in order."""
@@ -265,9 +345,7 @@ def unit_features(
         max_bbm[i] = block_bm[k : k + n].max() if n else 0.0
         k += n
     gset = set(gterms)
-    title_in_goal = np.array([
-        len(set(terms(u.title)) & gset) / max(len(set(terms(u.title))), 1) for u in units
-    ])
+    title_in_goal = np.array([len(set(terms(u.title)) & gset) / max(len(set(terms(u.title))), 1) for u in units])
     log_len = np.array([math.log1p(len(_WORD.findall(t))) for t in texts])
     names = [title_key(u.title) for u in units]
     low_goal = goal.lower()
@@ -278,9 +356,27 @@ def unit_features(
         other = best[0] if best[0] != i else (best[1] if len(best) > 1 else -1)
         in_top[i] = float(bool(name) and other >= 0 and name in units[other].text.lower())
     cols = [
-        u_cos, zscore(u_cos), u_cos - (u_cos.max() if len(u_cos) else 0.0), minmax(scores), zscore(scores),
-        np.log1p(ranks), 1.0 / ranks.clip(1), minmax(raw_bm), zscore(raw_bm), maxcos, zscore(maxcos),
-        maxcos - (maxcos.max() if len(maxcos) else 0.0), top2, max_bbm, lex[:, 0], lex[:, 1], lex[:, 2], lex[:, 4],
-        log_len, title_in_goal, in_goal, in_top,
+        u_cos,
+        zscore(u_cos),
+        u_cos - (u_cos.max() if len(u_cos) else 0.0),
+        minmax(scores),
+        zscore(scores),
+        np.log1p(ranks),
+        1.0 / ranks.clip(1),
+        minmax(raw_bm),
+        zscore(raw_bm),
+        maxcos,
+        zscore(maxcos),
+        maxcos - (maxcos.max() if len(maxcos) else 0.0),
+        top2,
+        max_bbm,
+        lex[:, 0],
+        lex[:, 1],
+        lex[:, 2],
+        lex[:, 4],
+        log_len,
+        title_in_goal,
+        in_goal,
+        in_top,
     ]
     return np.column_stack(cols) if len(units) else np.zeros((0, len(UNIT_FEATURES)))

@@ -38,9 +38,19 @@ def _fit_logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, n
 
 def _lgbm_params(objective: str) -> dict[str, object]:
     # Set a priori (SPEC 11's prototype): small trees, slow learning rate, no tuning on held-out data.
-    return {"objective": objective, "n_estimators": 300, "learning_rate": 0.03, "num_leaves": 15,
-            "min_child_samples": 20, "subsample": 0.8, "subsample_freq": 1, "colsample_bytree": 0.8,
-            "random_state": 0, "verbose": -1, "n_jobs": 2}
+    return {
+        "objective": objective,
+        "n_estimators": 300,
+        "learning_rate": 0.03,
+        "num_leaves": 15,
+        "min_child_samples": 20,
+        "subsample": 0.8,
+        "subsample_freq": 1,
+        "colsample_bytree": 0.8,
+        "random_state": 0,
+        "verbose": -1,
+        "n_jobs": 2,
+    }
 
 
 def _fit_raw(kind: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray, c: float) -> Head:
@@ -61,8 +71,14 @@ def _fit_raw(kind: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray, c: flo
 
 
 def fit_head(
-    name: str, features: Sequence[str], x: np.ndarray, y: np.ndarray, groups: np.ndarray, kind: str = "logistic",
-    c: float = 1.0, meta: dict[str, object] | None = None,
+    name: str,
+    features: Sequence[str],
+    x: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray,
+    kind: str = "logistic",
+    c: float = 1.0,
+    meta: dict[str, object] | None = None,
 ) -> tuple[Head, np.ndarray]:
     """Fit a head on all rows and calibrate it on 5-fold grouped out-of-fold scores; return (head, oof probs)."""
     oof_raw = np.zeros(len(y))

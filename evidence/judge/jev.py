@@ -63,8 +63,14 @@ class JevJudge:
 
     name = "jev"
 
-    def __init__(self, base_url: str, api_key: str | None, model: str = "jev-latest", timeout: float = 60.0,
-                 client: httpx.Client | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        model: str = "jev-latest",
+        timeout: float = 60.0,
+        client: httpx.Client | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.model = model
@@ -98,7 +104,8 @@ class JevJudge:
             end = start + 1
             if self._tokens(questions[start:end])[1] > MAX_QUESTION_TOKENS:
                 raise MaxTokensExceeded(
-                    f"jev: question {start} with its documents exceeds {MAX_QUESTION_TOKENS} tokens")
+                    f"jev: question {start} with its documents exceeds {MAX_QUESTION_TOKENS} tokens"
+                )
             while end < len(questions) and self._tokens(questions[start : end + 1])[0] <= MAX_CALL_TOKENS:
                 end += 1
             chunks.append((start, end))

@@ -29,8 +29,15 @@ class LLMJudge:
 
     name = "llm"
 
-    def __init__(self, base_url: str, api_key: str | None, model: str, timeout: float = 120.0,
-                 client: httpx.Client | None = None, max_tokens: int = 4096) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        model: str,
+        timeout: float = 120.0,
+        client: httpx.Client | None = None,
+        max_tokens: int = 4096,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.model = model
@@ -45,7 +52,9 @@ class LLMJudge:
         state, wq = wire.render(questions)
         user = f"STATE:\n{state}\n\nQUESTIONS:\n{json.dumps(wq, ensure_ascii=False)}"
         body = {
-            "model": self.model, "temperature": 0, "max_tokens": self.max_tokens,
+            "model": self.model,
+            "temperature": 0,
+            "max_tokens": self.max_tokens,
             "response_format": {"type": "json_object"},
             "messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}],
         }

@@ -38,7 +38,10 @@ class LocalJudge:
     name = "local"
 
     def __init__(
-        self, params_dir: Path = PARAMS_DIR, heads: Mapping[str, str] | None = None, embed: Embed | None = None,
+        self,
+        params_dir: Path = PARAMS_DIR,
+        heads: Mapping[str, str] | None = None,
+        embed: Embed | None = None,
         window_rule: str = "sum",
     ) -> None:
         self.params_dir = params_dir
@@ -83,7 +86,8 @@ class LocalJudge:
         fresh = iter(self.embed(missing))
         blocks = [
             np.stack([b.vector if b.vector is not None else next(fresh) for b in u.blocks])
-            if u.blocks else np.zeros((0, 384), dtype=np.float32)
+            if u.blocks
+            else np.zeros((0, 384), dtype=np.float32)
             for u in units
         ]
         unit_vecs = [u.vector if u.vector is not None else next(fresh) for u in units]
@@ -107,8 +111,11 @@ class LocalJudge:
         x = block_features(goal, gvec, units, bvecs, uvecs)
         head = self.head(self.head_for(units[0]))
         if head.meta.get("unit_head"):
-            x = stack_unit_probabilities(x, self.head(str(head.meta["unit_head"])).predict(
-                unit_features(goal, gvec, units, bvecs, uvecs)), [len(u.blocks) for u in units])
+            x = stack_unit_probabilities(
+                x,
+                self.head(str(head.meta["unit_head"])).predict(unit_features(goal, gvec, units, bvecs, uvecs)),
+                [len(u.blocks) for u in units],
+            )
         probs = head.predict(x)
         out, k = [], 0
         for u in units:
@@ -179,7 +186,8 @@ class LocalJudge:
                 keys = [(head, q.goal, *o.key) for o in q.options.values() if isinstance(o, Block)]
                 if all(k in self._memo for k in keys):
                     out[i] = ChoiceAnswer.from_probabilities(
-                        {label: self._memo[k] for label, k in zip(q.options, keys, strict=True)})
+                        {label: self._memo[k] for label, k in zip(q.options, keys, strict=True)}
+                    )
                     continue
                 pending.setdefault(q.goal, []).append(i)
             else:
@@ -191,7 +199,8 @@ class LocalJudge:
                 q = questions[i]
                 head = self.head_for(q.unit)  # type: ignore[arg-type]
                 out[i] = ChoiceAnswer.from_probabilities(
-                    {label: self._memo[(head, goal, *o.key)] for label, o in q.options.items()})  # type: ignore[union-attr]
+                    {label: self._memo[(head, goal, *o.key)] for label, o in q.options.items()}
+                )  # type: ignore[union-attr]
         return [a for a in out if a is not None]
 
     def _text_choice(self, q: ChoiceQuestion) -> ChoiceAnswer:

@@ -105,8 +105,15 @@ def _judge_regions(
         questions.append(ChoiceQuestion(goal, {f"b{i}": unit.blocks[i] for i in window}, unit))
     for (unit, _window, e), answer in zip(picks, judge.choice(questions) if questions else [], strict=True):
         chosen = select(answer)
-        out.judgments.append({"kind": "choice", "goal": goal, "docid": unit.docid, "p": answer.probabilities,
-                              "chosen": [label for label, _ in chosen]})
+        out.judgments.append(
+            {
+                "kind": "choice",
+                "goal": goal,
+                "docid": unit.docid,
+                "p": answer.probabilities,
+                "chosen": [label for label, _ in chosen],
+            }
+        )
         for label, p in chosen:
             _add(out, unit.blocks[int(label[1:])], e, p, goal)
     return es
@@ -118,17 +125,25 @@ def _add(out: Localization, block: Block, e: float, p: float, goal: str) -> None
     i = out._index.get(key)
     if i is None:
         out._index[key] = len(out.spans)
-        out.spans.append(EvidenceSpan(block.docid, block.start, block.end, block.text, block.page, e, p, goal,
-                                      block.kind))
+        out.spans.append(
+            EvidenceSpan(block.docid, block.start, block.end, block.text, block.page, e, p, goal, block.kind)
+        )
         return
     s = out.spans[i]
     if e > s.probability or p > s.choice_probability:
-        out.spans[i] = EvidenceSpan(s.docid, s.start, s.end, s.quote, s.page, max(e, s.probability),
-                                    max(p, s.choice_probability), goal, s.kind)
+        out.spans[i] = EvidenceSpan(
+            s.docid, s.start, s.end, s.quote, s.page, max(e, s.probability), max(p, s.choice_probability), goal, s.kind
+        )
 
 
 def localize_batch(
-    judge: Judge, goal: str, units: Sequence[Unit], *, size: int = 4, stride: int = 2, tau: float = TAU_LOC,
+    judge: Judge,
+    goal: str,
+    units: Sequence[Unit],
+    *,
+    size: int = 4,
+    stride: int = 2,
+    tau: float = TAU_LOC,
     adapt_floor: float | None = 0.3,
 ) -> Localization:
     """Localize evidence for one sub-question in one batch of units (the unit of parallel work)."""
@@ -153,8 +168,14 @@ def localize_batch(
 
 
 def localize(
-    judge: Judge, sub_questions: Sequence[str], units: Sequence[Unit], *, batch_units: int = BATCH_UNITS,
-    size: int = 4, stride: int = 2, adapt_floor: float | None = 0.3,
+    judge: Judge,
+    sub_questions: Sequence[str],
+    units: Sequence[Unit],
+    *,
+    batch_units: int = BATCH_UNITS,
+    size: int = 4,
+    stride: int = 2,
+    adapt_floor: float | None = 0.3,
 ) -> Localization:
     """Localize evidence for up to 6 sub-questions over candidate units, in batches of 10 units."""
     if len(units) > MAX_UNITS_PER_REQUEST:
@@ -162,10 +183,16 @@ def localize(
     out = Localization()
     for goal in list(dict.fromkeys(sub_questions))[:MAX_SUB_QUESTIONS]:
         for i in range(0, len(units), batch_units):
-            part = localize_batch(judge, goal, units[i : i + batch_units], size=size, stride=stride,
-                                  adapt_floor=adapt_floor)
+            part = localize_batch(
+                judge, goal, units[i : i + batch_units], size=size, stride=stride, adapt_floor=adapt_floor
+            )
             for span in part.spans:
-                _add(out, Block(span.docid, span.start, span.end, span.quote, span.kind, page=span.page),
-                     span.probability, span.choice_probability, goal)
+                _add(
+                    out,
+                    Block(span.docid, span.start, span.end, span.quote, span.kind, page=span.page),
+                    span.probability,
+                    span.choice_probability,
+                    goal,
+                )
             out.judgments.extend(part.judgments)
     return out

@@ -52,6 +52,7 @@ def reliability(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> tuple[
             continue
         conf, acc = float(probs[mask].mean()), float(labels[mask].mean())
         ece += n / len(probs) * abs(conf - acc)
-        table.append({"bin": f"{edges[b]:.1f}-{edges[b + 1]:.1f}", "n": n, "mean_p": round(conf, 3),
-                      "observed": round(acc, 3)})
+        table.append(
+            {"bin": f"{edges[b]:.1f}-{edges[b + 1]:.1f}", "n": n, "mean_p": round(conf, 3), "observed": round(acc, 3)}
+        )
     return table, round(ece, 4)

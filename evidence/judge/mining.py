@@ -61,8 +61,7 @@ def priorities(hits: Mapping[str, Collection[int]]) -> dict[str, float]:
     return {d: sum(1.0 / n[j] for j in set(found)) for d, found in hits.items()}
 
 
-def pick_leads(scores: Mapping[str, float], eligible: Collection[str], tau: float, m: int,
-               fallback: bool) -> list[str]:
+def pick_leads(scores: Mapping[str, float], eligible: Collection[str], tau: float, m: int, fallback: bool) -> list[str]:
     """Return Top_m of the eligible units with s >= tau; optionally the best eligible one when none passes."""
     ranked = sorted((d for d in eligible if d in scores), key=lambda d: (-scores[d], d))
     chosen = [d for d in ranked if scores[d] >= tau][:m]
@@ -72,9 +71,15 @@ def pick_leads(scores: Mapping[str, float], eligible: Collection[str], tau: floa
 
 
 def mine_qa(
-    judge: Judge, question: str, units: Sequence[Unit], *, judged: Collection[str] = (),
+    judge: Judge,
+    question: str,
+    units: Sequence[Unit],
+    *,
+    judged: Collection[str] = (),
     clues: Sequence[str] | None = None,
-    k: int = K_MINING, tau: float = TAU_LEAD, m: int = M_QA,
+    k: int = K_MINING,
+    tau: float = TAU_LEAD,
+    m: int = M_QA,
 ) -> list[Lead]:
     """Locate each clue in the top K not-yet-judged units and return the leads by priority."""
     batch = [u for u in units if u.docid not in set(judged)][:k]
@@ -93,8 +98,15 @@ def mine_qa(
 
 
 def mine_ranking(
-    judge: Judge, topic: str, units: Sequence[Unit], *, judged: Collection[str] = (), delivered: Collection[str] = (),
-    k: int = K_MINING, tau: float = TAU_LEAD, m: int = M_RANKING,
+    judge: Judge,
+    topic: str,
+    units: Sequence[Unit],
+    *,
+    judged: Collection[str] = (),
+    delivered: Collection[str] = (),
+    k: int = K_MINING,
+    tau: float = TAU_LEAD,
+    m: int = M_RANKING,
 ) -> list[Lead]:
     """Grade the top K not-yet-judged units and return up to 10 undelivered ones with p_d >= 0.5."""
     batch = [u for u in units if u.docid not in set(judged)][:k]

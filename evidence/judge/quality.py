@@ -37,8 +37,9 @@ def tune_cosine(sf: devsets.SciFact, fit: Sequence[int]) -> float:
     return float(max(grid, key=lambda t: prf(cosine_baseline(sf, fit, t), gold)["f1"]))
 
 
-def dual_rankings(judge: LocalJudge, sf: devsets.SciFact, claims: Sequence[int]) -> tuple[
-        list[list[str]], list[list[str]], list[list[Unit]], list[float]]:
+def dual_rankings(
+    judge: LocalJudge, sf: devsets.SciFact, claims: Sequence[int]
+) -> tuple[list[list[str]], list[list[str]], list[list[Unit]], list[float]]:
     """Return (relevance ranking with the continue-judgment, full re-rank, re-ranked units, p_d list) per claim."""
     stepwise, full, ranked, seconds = [], [], [], []
     for ci in claims:
@@ -61,8 +62,10 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     judge = LocalJudge(params)
     for ci in held:  # goal vectors are stored (cached), so judging is dot products and features
         judge._goal_vecs[sf.claims[ci].text] = sf.query_vecs[ci]
-    retrieval = {name: [[sf.docs[i].docid or "" for i, _ in sf.rankings(ci)[name]] for ci in held]
-                 for name in ("bm25", "dense", "fusion", "rrf")}
+    retrieval = {
+        name: [[sf.docs[i].docid or "" for i, _ in sf.rankings(ci)[name]] for ci in held]
+        for name in ("bm25", "dense", "fusion", "rrf")
+    }
     stepwise, full, ranked, seconds = dual_rankings(judge, sf, held)
     figures = sp.ranking_figures(sf, held, {**retrieval, "dual": stepwise, "dual_rerank_all_100": full})
     best_retrieval = max(("bm25", "dense", "fusion", "rrf"), key=lambda n: figures[n]["ndcg@10"])
@@ -75,8 +78,9 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     p_sent = sentence_head.predict(x)
     t_sent = float(sentence_head.meta.get("threshold", 0.5))
     doc_p = np.concatenate([[u.score for u in units] for units in ranked])
-    doc_y = np.concatenate([[u.docid in sf.claims[ci].cited for u in units]
-                            for ci, units in zip(held, ranked, strict=True)])
+    doc_y = np.concatenate(
+        [[u.docid in sf.claims[ci].cited for u in units] for ci, units in zip(held, ranked, strict=True)]
+    )
     sent_table, sent_ece = reliability(p_sent, y)
     doc_table, doc_ece = reliability(doc_p, doc_y)
     return {
@@ -86,20 +90,28 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
         "dual_minus_best_retrieval_ndcg@10": round(figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4),
         "relevance_seconds_per_claim_p50": round(float(np.median(seconds)), 4),
         "rationale_dual_localization": sp.rationale_prf(picked, gold),
-        "rationale_sentence_threshold": {"threshold_tuned_on_fit": t_sent,
-                                         **sp.rationale_prf(sp.select_by_threshold(keys, p_sent, t_sent), gold)},
-        "rationale_cosine_baseline": {"threshold_tuned_on_fit": round(t_cos, 3),
-                                      **sp.rationale_prf(cosine_baseline(sf, held, t_cos), gold)},
-        "calibration": {"sentence": {"ece": sent_ece, "table": sent_table},
-                        "document": {"ece": doc_ece, "table": doc_table}},
+        "rationale_sentence_threshold": {
+            "threshold_tuned_on_fit": t_sent,
+            **sp.rationale_prf(sp.select_by_threshold(keys, p_sent, t_sent), gold),
+        },
+        "rationale_cosine_baseline": {
+            "threshold_tuned_on_fit": round(t_cos, 3),
+            **sp.rationale_prf(cosine_baseline(sf, held, t_cos), gold),
+        },
+        "calibration": {
+            "sentence": {"ece": sent_ece, "table": sent_table},
+            "document": {"ece": doc_ece, "table": doc_table},
+        },
     }
 
 
 def recall_funnel(sf: devsets.SciFact, claims: Sequence[int], lists: Sequence[Sequence[str]]) -> dict[str, float]:
     """Return mean recall@k of cited abstracts for a few depths."""
     pairs = list(zip(claims, lists, strict=True))
-    return {f"recall@{k}": float(np.mean([recall_at(r, set(sf.claims[ci].cited), k) for ci, r in pairs]))
-            for k in (1, 3, 10, 100)}
+    return {
+        f"recall@{k}": float(np.mean([recall_at(r, set(sf.claims[ci].cited), k) for ci, r in pairs]))
+        for k in (1, 3, 10, 100)
+    }
 
 
 __all__ = ["held_out_report", "ndcg_at", "recall_funnel"]

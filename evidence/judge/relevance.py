@@ -40,8 +40,14 @@ class Relevance:
 
 
 def assess_relevance(
-    judge: Judge, topic: str, units: Sequence[Unit], *, theta: float = THETA, every: int = CONTINUE_EVERY,
-    continue_min: float = CONTINUE_MIN, limit: int | None = None,
+    judge: Judge,
+    topic: str,
+    units: Sequence[Unit],
+    *,
+    theta: float = THETA,
+    every: int = CONTINUE_EVERY,
+    continue_min: float = CONTINUE_MIN,
+    limit: int | None = None,
 ) -> Relevance:
     """Grade ranked units in steps of `every`, asking after each step whether to read on."""
     out = Relevance(order=[u.docid for u in units])

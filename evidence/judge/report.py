@@ -28,8 +28,9 @@ def split_indices(sf: devsets.SciFact) -> tuple[list[int], list[int]]:
     return [pos[c.id] for c in fit], [pos[c.id] for c in held]
 
 
-def _ndcg_by_claim(sf: devsets.SciFact, claims: Sequence[int], cands: Sequence[Sequence[Any]],
-                   scores: np.ndarray) -> float:
+def _ndcg_by_claim(
+    sf: devsets.SciFact, claims: Sequence[int], cands: Sequence[Sequence[Any]], scores: np.ndarray
+) -> float:
     """Return mean nDCG@10 of candidates re-ordered by scores (flat, claim-major)."""
     out, k = [], 0
     for ci, units in zip(claims, cands, strict=True):
@@ -45,8 +46,9 @@ def fit_scifact(sf: devsets.SciFact, fit: Sequence[int], out: Path) -> dict[str,
     x, y, g, cands = sp.doc_table(sf, fit)
     cv = {kind: _ndcg_by_claim(sf, fit, cands, oof_predictions(x, y, g, kind)) for kind in ("logistic", "lambdarank")}
     kind = max(cv, key=cv.__getitem__)
-    doc_head, _ = fit_head("document", UNIT_FEATURES, x, y, g, kind, meta={"fitted_on": "scifact train, first 80%",
-                                                                        "cv_ndcg@10": cv})
+    doc_head, _ = fit_head(
+        "document", UNIT_FEATURES, x, y, g, kind, meta={"fitted_on": "scifact train, first 80%", "cv_ndcg@10": cv}
+    )
     doc_head.save(out)
     # The sentence stage sees abstracts ranked by out-of-fold document probabilities, as it will at run time.
     oof = doc_head.platt[0] * oof_predictions(x, y, g, kind) + doc_head.platt[1]
@@ -56,22 +58,29 @@ def fit_scifact(sf: devsets.SciFact, fit: Sequence[int], out: Path) -> dict[str,
         k += len(units)
     # Fitted on the sentences of the top 5 (more negatives from near-miss abstracts); selection reads the top 3.
     sx, sy, sg, keys = sp.sentence_table(sf, fit, ranked, k=5)
-    sent_head, oof = fit_head("sentence", BLOCK_FEATURES, sx, sy, sg, "binary",
-                              meta={"fitted_on": "scifact train, first 80%", "docs": 5})
+    sent_head, oof = fit_head(
+        "sentence", BLOCK_FEATURES, sx, sy, sg, "binary", meta={"fitted_on": "scifact train, first 80%", "docs": 5}
+    )
     top3 = np.array([r.rank <= sp.SENTENCE_DOCS for units in ranked for r in units[:5] for _ in r.blocks])
     gold = sp.gold_rationales(sf, fit)
     grid = [round(t, 2) for t in np.arange(0.1, 0.55, 0.05)]
-    f1 = {t: sp.rationale_prf(sp.select_by_threshold([k for k, m in zip(keys, top3, strict=True) if m],
-                                                      oof[top3], t), gold)["rationale_f1"] for t in grid}
+    f1 = {
+        t: sp.rationale_prf(
+            sp.select_by_threshold([k for k, m in zip(keys, top3, strict=True) if m], oof[top3], t), gold
+        )["rationale_f1"]
+        for t in grid
+    }
     sent_head.meta["threshold"] = max(f1, key=f1.__getitem__)  # chosen on out-of-fold fit-split predictions
     sent_head.meta["cv_rationale_f1_by_threshold"] = f1
     sent_head.save(out)
-    return {"document": {"kind": kind, "cv_ndcg@10_fit_split": cv, **doc_head.meta},
-            "sentence": sent_head.meta}
+    return {"document": {"kind": kind, "cv_ndcg@10_fit_split": cv, **doc_head.meta}, "sentence": sent_head.meta}
 
 
-def _question_tables(qs: devsets.QuestionSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                       np.ndarray, list[tuple[int, str, int]], list[int]]:
+def _question_tables(
+    qs: devsets.QuestionSet,
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[int, str, int]], list[int]
+]:
     """Return unit and block features, labels and groups, block keys and blocks per unit for every question."""
     ux, uy, ug, bx, by, bg, keys, sizes = [], [], [], [], [], [], [], []
     for qi, q in enumerate(qs.questions):
@@ -88,23 +97,35 @@ def _question_tables(qs: devsets.QuestionSet) -> tuple[np.ndarray, np.ndarray, n
                 by.append(int(b.position in gold))
                 bg.append(qi)
                 keys.append((qi, u.docid, b.position))
-    return (np.concatenate(ux), np.array(uy), np.array(ug), np.concatenate(bx), np.array(by), np.array(bg), keys,
-            sizes)
+    return (np.concatenate(ux), np.array(uy), np.array(ug), np.concatenate(bx), np.array(by), np.array(bg), keys, sizes)
 
 
 def fit_hotpotqa(out: Path) -> dict[str, Any]:
     """Fit the multi-hop paragraph and stacked sentence heads on HotpotQA dev 30; report grouped 5-fold CV."""
     qs = devsets.load_hotpotqa()
     ux, uy, ug, bx, by, bg, keys, sizes = _question_tables(qs)
-    unit_head, _ = fit_head("multihop_unit", UNIT_FEATURES, ux, uy, ug, "logistic", c=0.1,
-                            meta={"fitted_on": "hotpotqa dev 30 (all)"})
+    unit_head, _ = fit_head(
+        "multihop_unit", UNIT_FEATURES, ux, uy, ug, "logistic", c=0.1, meta={"fitted_on": "hotpotqa dev 30 (all)"}
+    )
     unit_head.save(out)
     # Stack out-of-fold paragraph probabilities so the CV figure never sees a question's own fit.
     up = oof_predictions(ux, uy, ug, "logistic", 0.1)
-    sx = np.concatenate([stack_unit_probabilities(bx[bg == qi], up[ug == qi], np.array(sizes)[ug == qi])
-                         for qi in range(len(qs.questions))])
-    head, oof = fit_head("multihop", [*BLOCK_FEATURES, *STACKED_FEATURES], sx, by, bg, "logistic", c=0.1,
-                         meta={"fitted_on": "hotpotqa dev 30 (all)", "unit_head": "multihop_unit"})
+    sx = np.concatenate(
+        [
+            stack_unit_probabilities(bx[bg == qi], up[ug == qi], np.array(sizes)[ug == qi])
+            for qi in range(len(qs.questions))
+        ]
+    )
+    head, oof = fit_head(
+        "multihop",
+        [*BLOCK_FEATURES, *STACKED_FEATURES],
+        sx,
+        by,
+        bg,
+        "logistic",
+        c=0.1,
+        meta={"fitted_on": "hotpotqa dev 30 (all)", "unit_head": "multihop_unit"},
+    )
     table, ece = reliability(oof, by)
     result = {"sp_f1_cv": round(hotpot_sp_f1(qs, keys, oof, up, ug), 4), "ece_cv": ece, "reliability_cv": table}
     head.meta["cv"] = result
@@ -112,8 +133,14 @@ def fit_hotpotqa(out: Path) -> dict[str, Any]:
     return result
 
 
-def hotpot_sp_f1(qs: devsets.QuestionSet, keys: Sequence[tuple[int, str, int]], p: np.ndarray, unit_p: np.ndarray,
-                 unit_g: np.ndarray, t: float = 0.3) -> float:
+def hotpot_sp_f1(
+    qs: devsets.QuestionSet,
+    keys: Sequence[tuple[int, str, int]],
+    p: np.ndarray,
+    unit_p: np.ndarray,
+    unit_g: np.ndarray,
+    t: float = 0.3,
+) -> float:
     """Return mean supporting-fact F1: the two most probable paragraphs, their best sentence plus any >= t."""
     f1s = []
     for qi, q in enumerate(qs.questions):
@@ -132,8 +159,16 @@ def fit_qasper(out: Path) -> dict[str, Any]:
     """Fit the paragraph head on QASPER dev 25 and report grouped 5-fold CV evidence F1 (top 2)."""
     qs = devsets.load_qasper()
     _, _, _, bx, by, bg, keys, _ = _question_tables(qs)
-    head, oof = fit_head("paragraph", BLOCK_FEATURES, bx, by, bg, "logistic", c=0.03,
-                         meta={"fitted_on": "qasper dev 25 (all)", "top": QASPER_TOP})
+    head, oof = fit_head(
+        "paragraph",
+        BLOCK_FEATURES,
+        bx,
+        by,
+        bg,
+        "logistic",
+        c=0.03,
+        meta={"fitted_on": "qasper dev 25 (all)", "top": QASPER_TOP},
+    )
     f1s = []
     for qi, q in enumerate(qs.questions):
         idx = np.flatnonzero(bg == qi)
@@ -150,13 +185,20 @@ def fit_all(out: Path = PARAMS_DIR) -> dict[str, Any]:
     """Fit all heads, save them under out, and return the fit report (held-out figures come from quality)."""
     sf = devsets.load_scifact()
     fit, held = split_indices(sf)
-    report: dict[str, Any] = {"split": {"scifact_fit_claims": len(fit), "scifact_held_out_claims": len(held),
-                                        "first_held_out_id": sf.claims[held[0]].id}}
+    report: dict[str, Any] = {
+        "split": {
+            "scifact_fit_claims": len(fit),
+            "scifact_held_out_claims": len(held),
+            "first_held_out_id": sf.claims[held[0]].id,
+        }
+    }
     report["scifact"] = fit_scifact(sf, fit, out)
     report["hotpotqa"] = fit_hotpotqa(out)
     report["qasper"] = fit_qasper(out)
-    report["heads"] = {h: (out / f"{h}.json").stat().st_size for h in
-                       ("document", "sentence", "multihop_unit", "multihop", "paragraph")}
+    report["heads"] = {
+        h: (out / f"{h}.json").stat().st_size
+        for h in ("document", "sentence", "multihop_unit", "multihop", "paragraph")
+    }
     return report
 
 

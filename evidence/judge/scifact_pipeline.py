@@ -79,8 +79,10 @@ def ranking_figures(
     out = {}
     for name, lists in rankings.items():
         rel = [set(sf.claims[ci].cited) for ci in claims]
-        out[name] = {"ndcg@10": float(np.mean([ndcg_at(r, g, 10) for r, g in zip(lists, rel, strict=True)])),
-                     "recall@100": float(np.mean([recall_at(r, g, 100) for r, g in zip(lists, rel, strict=True)]))}
+        out[name] = {
+            "ndcg@10": float(np.mean([ndcg_at(r, g, 10) for r, g in zip(lists, rel, strict=True)])),
+            "recall@100": float(np.mean([recall_at(r, g, 100) for r, g in zip(lists, rel, strict=True)])),
+        }
     return out
 
 
@@ -89,8 +91,14 @@ def select_by_threshold(keys: Sequence[tuple[int, str, int]], probs: np.ndarray,
     return {k for k, p in zip(keys, probs, strict=True) if p >= t}
 
 
-def localize_rationales(judge: object, sf: SciFact, claims: Sequence[int], ranked: Sequence[Sequence[Unit]],
-                        k: int = SENTENCE_DOCS, **options: object) -> set[tuple[int, str, int]]:
+def localize_rationales(
+    judge: object,
+    sf: SciFact,
+    claims: Sequence[int],
+    ranked: Sequence[Sequence[Unit]],
+    k: int = SENTENCE_DOCS,
+    **options: object,
+) -> set[tuple[int, str, int]]:
     """Run evidence localization (the claim as its one sub-question) over the top k units; return selections."""
     picked = set()
     for ci, units in zip(claims, ranked, strict=True):

@@ -44,8 +44,11 @@ class State:
     def text(self) -> str:
         """Return the state as JSON: every unit with its title and labelled blocks."""
         docs = {
-            name: {"docid": u.docid, "title": u.title,
-                   "blocks": {f"{name}.b{i}": b.text for i, b in enumerate(u.blocks)}}
+            name: {
+                "docid": u.docid,
+                "title": u.title,
+                "blocks": {f"{name}.b{i}": b.text for i, b in enumerate(u.blocks)},
+            }
             for name, u in self.units.values()
         }
         return json.dumps({"documents": docs}, ensure_ascii=False)
@@ -55,8 +58,12 @@ def noul_wire(q: NoulQuestion, state: State) -> dict[str, Any]:
     """Render a Noul question."""
     if q.kind == "continue":
         recent = ", ".join(f"{p:.2f}" for p in q.recent)
-        return {"type": "noul", "instructions": q.statement or f"Reading more candidates for '{q.goal}' will find "
-                "another relevant document.", "criteria": f"Recent candidates' relevance probabilities: {recent}."}
+        return {
+            "type": "noul",
+            "instructions": q.statement
+            or f"Reading more candidates for '{q.goal}' will find another relevant document.",
+            "criteria": f"Recent candidates' relevance probabilities: {recent}.",
+        }
     if q.unit is None:
         return {"type": "noul", "instructions": q.statement or q.goal, "criteria": q.goal}
     labels = [state.block_label(q.unit, b) for b in q.blocks()]

@@ -65,7 +65,11 @@ def _postings(
 
 
 def _merge(
-    a_indptr: np.ndarray, a_units: np.ndarray, a_tfs: np.ndarray, b_indptr: np.ndarray, b_units: np.ndarray,
+    a_indptr: np.ndarray,
+    a_units: np.ndarray,
+    a_tfs: np.ndarray,
+    b_indptr: np.ndarray,
+    b_units: np.ndarray,
     b_tfs: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Append postings b after postings a term by term (b may know more terms than a)."""
@@ -90,8 +94,14 @@ class BM25Index:
     """A BM25 index over retrieval units (documents or passages) identified by string ids."""
 
     def __init__(
-        self, vocab: dict[str, int], indptr: np.ndarray, units: np.ndarray, tfs: np.ndarray,
-        lengths: np.ndarray, ids: Sequence[str], params: BM25Params,
+        self,
+        vocab: dict[str, int],
+        indptr: np.ndarray,
+        units: np.ndarray,
+        tfs: np.ndarray,
+        lengths: np.ndarray,
+        ids: Sequence[str],
+        params: BM25Params,
     ) -> None:
         self.vocab = vocab
         self.ids = list(ids)
@@ -101,9 +111,7 @@ class BM25Index:
         self._okapi_idf: np.ndarray | None = None
 
     @classmethod
-    def build(
-        cls, token_lists: Sequence[Sequence[str]], ids: Sequence[str], params: BM25Params
-    ) -> "BM25Index":
+    def build(cls, token_lists: Sequence[Sequence[str]], ids: Sequence[str], params: BM25Params) -> "BM25Index":
         """Index token_lists (one per unit) under ids."""
         if len(token_lists) != len(ids):
             raise ValueError(f"{len(token_lists)} token lists but {len(ids)} ids")
@@ -216,8 +224,12 @@ class BM25Index:
         directory.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
         try:
-            for name, arr in (("indptr", self._indptr), ("units", self._units), ("tfs", self._tfs),
-                              ("lengths", self._lengths)):
+            for name, arr in (
+                ("indptr", self._indptr),
+                ("units", self._units),
+                ("tfs", self._tfs),
+                ("lengths", self._lengths),
+            ):
                 np.save(tmp / f"{name}.npy", np.ascontiguousarray(arr))
             terms = sorted(self.vocab, key=self.vocab.__getitem__)
             meta = {"format": _FORMAT, "params": asdict(self.params), "ids": self.ids, "vocab": terms}
@@ -245,8 +257,15 @@ class BM25Index:
         names = ("indptr", "units", "tfs", "lengths")
         arrays = {n: np.load(directory / f"{n}.npy", mmap_mode=mode) for n in names}
         vocab = {term: i for i, term in enumerate(meta["vocab"])}
-        return cls(vocab, arrays["indptr"], arrays["units"], arrays["tfs"], arrays["lengths"], meta["ids"],
-                   BM25Params(**meta["params"]))
+        return cls(
+            vocab,
+            arrays["indptr"],
+            arrays["units"],
+            arrays["tfs"],
+            arrays["lengths"],
+            meta["ids"],
+            BM25Params(**meta["params"]),
+        )
 
 
 def select_top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:

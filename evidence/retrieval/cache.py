@@ -26,9 +26,7 @@ def store_ranking(run_id: int, query: str, reason: str, searcher: str, hits: lis
             searcher=searcher,
             ranking=[[hit.docid, round(hit.score, 6), hit.passage] for hit in hits],
         )
-        live = list(
-            Search.objects.filter(run_id=run_id, evicted=False).order_by("-id").values_list("pk", flat=True)
-        )
+        live = list(Search.objects.filter(run_id=run_id, evicted=False).order_by("-id").values_list("pk", flat=True))
         stale = live[MAX_LIVE_SEARCHES:]
         if stale:
             # The evicted ranking is dropped (it can be 1,000 rows); the row stays for the trajectory.

@@ -24,8 +24,13 @@ class HybridBM25:
     """Two BM25 indexes, one over whole documents and one over passages that map to a docid."""
 
     def __init__(
-        self, doc_index: BM25Index, passage_index: BM25Index, passage_docids: Sequence[str],
-        passage_ordinals: Sequence[int], weight: float = 0.5, max_passages: int = 2,
+        self,
+        doc_index: BM25Index,
+        passage_index: BM25Index,
+        passage_docids: Sequence[str],
+        passage_ordinals: Sequence[int],
+        weight: float = 0.5,
+        max_passages: int = 2,
     ) -> None:
         if not len(passage_docids) == len(passage_ordinals) == len(passage_index):
             raise ValueError("passage_docids and passage_ordinals need one entry per passage unit")

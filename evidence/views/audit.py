@@ -85,8 +85,13 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
         span = citations[0].span
     elif spans:
         span = spans[0]
-    context: dict[str, Any] = {"run": run, "citations": citations, "spans": spans, "span": span,
-                               "pieces": timeline.answer_pieces(run, citations)}
+    context: dict[str, Any] = {
+        "run": run,
+        "citations": citations,
+        "spans": spans,
+        "span": span,
+        "pieces": timeline.answer_pieces(run, citations),
+    }
     if span is not None:
         document = span.document
         ok = span.matches_source

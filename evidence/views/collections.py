@@ -24,10 +24,10 @@ def collections(request: HttpRequest) -> HttpResponse:
         collection = form.save()
         messages.success(request, f"Collection “{collection.name}” created: upload documents into it.")
         return redirect("collection", pk=collection.pk)
-    rows = (Collection.objects.filter(owner=request.user).annotate(n_documents=Count("documents"))
-            .order_by("name"))
-    return render(request, "evidence/collections.html", {"collections": rows, "form": form},
-                  status=400 if form.errors else 200)
+    rows = Collection.objects.filter(owner=request.user).annotate(n_documents=Count("documents")).order_by("name")
+    return render(
+        request, "evidence/collections.html", {"collections": rows, "form": form}, status=400 if form.errors else 200
+    )
 
 
 def max_upload_mb() -> int:
@@ -37,14 +37,24 @@ def max_upload_mb() -> int:
 @require_GET
 def collection(request: HttpRequest, pk: int) -> HttpResponse:
     collection = get_object_or_404(Collection, pk=pk, owner=request.user)
-    documents = (collection.documents.annotate(n_passages=Count("passages")).order_by("title")
-                 .only("pk", "docid", "title", "source_name", "source_format", "pages"))
+    documents = (
+        collection.documents.annotate(n_passages=Count("passages"))
+        .order_by("title")
+        .only("pk", "docid", "title", "source_name", "source_format", "pages")
+    )
     page = Paginator(documents, 50).get_page(request.GET.get("page"))
     jobs = collection.ingest_jobs.order_by("-created_at")[:5]
-    return render(request, "evidence/collection.html", {
-        "collection": collection, "page": page, "jobs": jobs, "max_upload_mb": max_upload_mb(),
-        "max_file_mb": settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024),
-    })
+    return render(
+        request,
+        "evidence/collection.html",
+        {
+            "collection": collection,
+            "page": page,
+            "jobs": jobs,
+            "max_upload_mb": max_upload_mb(),
+            "max_file_mb": settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024),
+        },
+    )
 
 
 # CSRF is checked in _accept_upload instead of the middleware: the middleware parses the multipart body to
@@ -56,12 +66,16 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
     limit = getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
     length = request.META.get("CONTENT_LENGTH") or ""
     if not length.isdigit() or int(length) > limit:
-        reason = ("The upload is larger than the limit of "
-                  f"{max_upload_mb()} MB per request: send fewer files at once or zip them in parts."
-                  if length.isdigit() else "The upload has no Content-Length: send it from the upload form.")
+        reason = (
+            "The upload is larger than the limit of "
+            f"{max_upload_mb()} MB per request: send fewer files at once or zip them in parts."
+            if length.isdigit()
+            else "The upload has no Content-Length: send it from the upload form."
+        )
         status = 413 if length.isdigit() else 411
-        return render(request, "evidence/upload_refused.html", {"collection": collection, "reason": reason},
-                      status=status)
+        return render(
+            request, "evidence/upload_refused.html", {"collection": collection, "reason": reason}, status=status
+        )
     return _accept_upload(request, collection)
 
 
@@ -80,9 +94,13 @@ def _accept_upload(request: HttpRequest, collection: Collection) -> HttpResponse
 @require_GET
 def job(request: HttpRequest, pk: int) -> HttpResponse:
     job = get_object_or_404(IngestJob.objects.select_related("collection"), pk=pk, owner=request.user)
-    context = {"job": job, "files": list(job.files.all()), "done": job.status in ("done", "failed"),
-               "files_pct": _pct(job.files_done, job.files_total),
-               "passages_pct": _pct(job.passages_embedded, job.passages_total)}
+    context = {
+        "job": job,
+        "files": list(job.files.all()),
+        "done": job.status in ("done", "failed"),
+        "files_pct": _pct(job.files_done, job.files_total),
+        "passages_pct": _pct(job.passages_embedded, job.passages_total),
+    }
     if request.htmx:
         return render(request, "evidence/job.html#progress", context)
     return render(request, "evidence/job.html", context)
@@ -94,10 +112,10 @@ def _pct(done: int, total: int) -> int:
 
 @require_GET
 def document(request: HttpRequest, pk: int) -> HttpResponse:
-    document = get_object_or_404(Document.objects.select_related("collection"), pk=pk,
-                                 collection__owner=request.user)
-    passages = [(p, document.text[p.start : p.end]) for p in document.passages.order_by("ordinal")
-                .only("pk", "ordinal", "start", "end")]
+    document = get_object_or_404(Document.objects.select_related("collection"), pk=pk, collection__owner=request.user)
+    passages = [
+        (p, document.text[p.start : p.end])
+        for p in document.passages.order_by("ordinal").only("pk", "ordinal", "start", "end")
+    ]
     regions = dict(document.regions.values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
-    return render(request, "evidence/document.html", {"document": document, "passages": passages,
-                                                      "regions": regions})
+    return render(request, "evidence/document.html", {"document": document, "passages": passages, "regions": regions})

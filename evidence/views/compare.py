@@ -28,13 +28,18 @@ class Side:
 
 def side(run: Run) -> Side:
     citations = timeline.run_citations(run)
-    return Side(run, citations, timeline.answer_pieces(run, citations),
-                timeline.entries(run, list(run.events.order_by("seq"))),
-                {stage: len((run.trajectory or {}).get(stage, [])) for stage in STAGES})
+    return Side(
+        run,
+        citations,
+        timeline.answer_pieces(run, citations),
+        timeline.entries(run, list(run.events.order_by("seq"))),
+        {stage: len((run.trajectory or {}).get(stage, [])) for stage in STAGES},
+    )
 
 
 def split_citations(a: Side, b: Side) -> dict[str, list[tuple[Citation | None, Citation | None]]]:
     """Group citations by (docid, start, end): shared, only in A, only in B."""
+
     def keyed(s: Side) -> dict[tuple[str, int, int], Citation]:
         return {(c.span.document.docid, c.span.start, c.span.end): c for c in reversed(s.citations)}
 
@@ -52,23 +57,38 @@ def funnel_chart(a: dict[str, int], b: dict[str, int]) -> dict[str, Any]:
     rows = []
     for index, stage in enumerate(STAGES):
         y = 10 + index * ROW_PX
-        rows.append({"label": stage, "y": y, "a": a[stage], "b": b[stage],
-                     "wa": max(2, round(BAR_MAX_PX * a[stage] / top)) if a[stage] else 0,
-                     "wb": max(2, round(BAR_MAX_PX * b[stage] / top)) if b[stage] else 0})
+        rows.append(
+            {
+                "label": stage,
+                "y": y,
+                "a": a[stage],
+                "b": b[stage],
+                "wa": max(2, round(BAR_MAX_PX * a[stage] / top)) if a[stage] else 0,
+                "wb": max(2, round(BAR_MAX_PX * b[stage] / top)) if b[stage] else 0,
+            }
+        )
     return {"rows": rows, "height": 20 + len(STAGES) * ROW_PX, "bar_max": BAR_MAX_PX}
 
 
 @require_GET
 def compare(request: HttpRequest) -> HttpResponse:
     runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")
-    context: dict[str, Any] = {"choices": runs[:200], "a_id": request.GET.get("a", ""),
-                               "b_id": request.GET.get("b", "")}
+    context: dict[str, Any] = {
+        "choices": runs[:200],
+        "a_id": request.GET.get("a", ""),
+        "b_id": request.GET.get("b", ""),
+    }
     if context["a_id"] and context["b_id"]:
         a = side(get_object_or_404(runs, pk=_int(context["a_id"])))
         b = side(get_object_or_404(runs, pk=_int(context["b_id"])))
         groups = split_citations(a, b)
-        context.update(a=a, b=b, sides=[("a", a), ("b", b)], citation_groups=list(groups.items()),
-                       chart=funnel_chart(a.funnel, b.funnel))
+        context.update(
+            a=a,
+            b=b,
+            sides=[("a", a), ("b", b)],
+            citation_groups=list(groups.items()),
+            chart=funnel_chart(a.funnel, b.funnel),
+        )
     return render(request, "evidence/compare.html", context)
 
 

@@ -14,6 +14,4 @@ from ..health import run_checks
 def health(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
     healthy = all(check["status"] == "ok" for check in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503
-    )
+    return JsonResponse({"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503)

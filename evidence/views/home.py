@@ -10,5 +10,6 @@ from ..models import Collection, Run
 def home(request: HttpRequest) -> HttpResponse:
     collections = Collection.objects.filter(owner=request.user).order_by("name")
     runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")[:10]
-    return render(request, "evidence/home.html",
-                  {"collections": collections, "runs": runs, "form": AskForm(owner=request.user)})
+    return render(
+        request, "evidence/home.html", {"collections": collections, "runs": runs, "form": AskForm(owner=request.user)}
+    )

@@ -24,8 +24,12 @@ def keys(request: HttpRequest) -> HttpResponse:
         _key, created = create_key(request.user, form.cleaned_data["name"])
         form = KeyForm()
     rows = ApiKey.objects.filter(owner=request.user).order_by("-created_at")
-    response = render(request, "evidence/keys.html", {"keys": rows, "form": form, "created": created},
-                      status=400 if form.errors else 200)
+    response = render(
+        request,
+        "evidence/keys.html",
+        {"keys": rows, "form": form, "created": created},
+        status=400 if form.errors else 200,
+    )
     # The secret must not linger in any cache: this page is the only place it is ever shown.
     response["Cache-Control"] = "no-store"
     return response

@@ -60,8 +60,14 @@ def runs_list(request: HttpRequest) -> HttpResponse:
     if chosen["status"]:
         runs = runs.filter(status=chosen["status"])
     page = Paginator(runs, 50).get_page(request.GET.get("page"))
-    context = {"page": page, "collections": collections, "systems": SYSTEM_NAMES, "statuses": Run.Status.choices,
-               "chosen": chosen, "query": request.GET.urlencode()}
+    context = {
+        "page": page,
+        "collections": collections,
+        "systems": SYSTEM_NAMES,
+        "statuses": Run.Status.choices,
+        "chosen": chosen,
+        "query": request.GET.urlencode(),
+    }
     if request.htmx:
         return render(request, "evidence/runs.html#table", context)
     return render(request, "evidence/runs.html", context)

@@ -33,8 +33,10 @@ def read_batch(run_id: int, after: int, with_metrics: bool) -> Batch:
     """Render the run's events after `after` as SSE messages, then the metrics, then the end when finished."""
     run = Run.objects.select_related("collection").get(pk=run_id)
     new = events.events_after(run_id, after)
-    messages = [timeline.sse_message("step", timeline.render_entries(run, [entry]), entry.seq)
-                for entry in timeline.entries(run, new)]
+    messages = [
+        timeline.sse_message("step", timeline.render_entries(run, [entry]), entry.seq)
+        for entry in timeline.entries(run, new)
+    ]
     last = new[-1].seq if new else after
     finished = any(e.kind == "finished" for e in new)
     if not finished and run.is_finished and run.finished_at and not new:
@@ -50,8 +52,11 @@ def conninfo() -> str:
     """Connection string of Django's default database (the test database under pytest)."""
     s = connections["default"].settings_dict
     return psycopg.conninfo.make_conninfo(
-        dbname=s["NAME"], user=s.get("USER") or None, password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or None, port=str(s["PORT"]) if s.get("PORT") else None,
+        dbname=s["NAME"],
+        user=s.get("USER") or None,
+        password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or None,
+        port=str(s["PORT"]) if s.get("PORT") else None,
     )
 
 
@@ -107,5 +112,3 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
     return response
-
-

@@ -12,8 +12,20 @@ from django.template.loader import render_to_string
 from ..agent.trajectory import STAGES
 from ..models import Citation, Document, Run, RunEvent, Span
 
-KNOWN_KINDS = {"status", "plan", "search", "read_search_results", "read_document", "tool_error", "judgment",
-               "lead", "evidence", "review", "answer", "finished"}
+KNOWN_KINDS = {
+    "status",
+    "plan",
+    "search",
+    "read_search_results",
+    "read_document",
+    "tool_error",
+    "judgment",
+    "lead",
+    "evidence",
+    "review",
+    "answer",
+    "finished",
+}
 MARKER = re.compile(r"\[([^\[\]]{1,200})\]")
 
 
@@ -39,15 +51,25 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
     )
     spans = {}
     if any(e.kind == "evidence" for e in events):
-        spans = {(docid, start, end): pk for pk, docid, start, end in
-                 Span.objects.filter(run=run).values_list("pk", "document__docid", "start", "end")}
+        spans = {
+            (docid, start, end): pk
+            for pk, docid, start, end in Span.objects.filter(run=run).values_list(
+                "pk", "document__docid", "start", "end"
+            )
+        }
     result = []
     for event in events:
         payload = event.payload or {}
         docid = str(payload.get("docid", ""))
         at = (event.created_at - run.started_at).total_seconds() if run.started_at else None
-        entry = Entry(seq=event.seq, kind=event.kind, payload=payload, at_s=at,
-                      title=str(payload.get("title") or titles.get(docid, "")), known=event.kind in KNOWN_KINDS)
+        entry = Entry(
+            seq=event.seq,
+            kind=event.kind,
+            payload=payload,
+            at_s=at,
+            title=str(payload.get("title") or titles.get(docid, "")),
+            known=event.kind in KNOWN_KINDS,
+        )
         if event.kind == "evidence":
             entry.span_id = spans.get((docid, payload.get("start"), payload.get("end")))
         if not entry.known:
@@ -63,8 +85,12 @@ def metrics(run: Run) -> dict[str, Any]:
     if run.is_finished and run.trajectory:
         funnel = [(stage, len(run.trajectory.get(stage, []))) for stage in STAGES]
     else:
-        funnel = [("searches", kinds.get("search", 0)), ("documents opened", kinds.get("read_document", 0)),
-                  ("judgments", kinds.get("judgment", 0)), ("spans delivered", kinds.get("evidence", 0))]
+        funnel = [
+            ("searches", kinds.get("search", 0)),
+            ("documents opened", kinds.get("read_document", 0)),
+            ("judgments", kinds.get("judgment", 0)),
+            ("spans delivered", kinds.get("evidence", 0)),
+        ]
     return {
         "run": run,
         "elapsed_s": elapsed,

@@ -37,6 +37,12 @@ def corpus() -> tuple[tuple[ParsedDocument, str], ...]:
     return tuple(docs)
 
 
+@cache
+def all_units() -> list[tuple[ParsedDocument, Unit]]:
+    """Return every document of the corpus as a unit (built once)."""
+    return units(corpus())
+
+
 def units(docs: Sequence[tuple[ParsedDocument, str]]) -> list[tuple[ParsedDocument, Unit]]:
     """Build units without embeddings (the scripted judge needs none)."""
     out = []
@@ -47,7 +53,7 @@ def units(docs: Sequence[tuple[ParsedDocument, str]]) -> list[tuple[ParsedDocume
 
 
 def test_every_region_comes_back_as_an_exact_span() -> None:
-    pairs = units(corpus())
+    pairs = all_units()
     by_id = {u.docid: doc for doc, u in pairs}
     expected = {(u.docid, b.start, b.end) for _, u in pairs for b in u.blocks}
     returned = set()
@@ -63,7 +69,7 @@ def test_every_region_comes_back_as_an_exact_span() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_random_judgments_only_return_exact_spans(draw: st.DataObject) -> None:
-    pairs = units(corpus())
+    pairs = all_units()
     picks = draw.draw(st.lists(st.integers(0, len(pairs) - 1), min_size=1, max_size=12, unique=True))
     chosen = [pairs[i] for i in picks]
     p = {("g", u.docid, b.position): draw.draw(st.floats(0, 1)) for _, u in chosen for b in u.blocks}

@@ -64,9 +64,6 @@ def wait_for_database(timeout_s: float = 30.0) -> None:
             time.sleep(0.3)
 
 
-@pytest.mark.xfail(reason="evidence.tasks.ingest_file does not retry database errors: a file in flight during the "
-                          "restart stays 'embedding' and tasks taken while Postgres is down leave files 'queued' "
-                          "(patch proposed to the lead)", strict=False)
 def test_a_postgres_restart_during_ingestion_leaves_no_half_document(collection, settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
