@@ -254,10 +254,6 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.urls import get_resolver
-
-    if not any(str(p.pattern) == "api/" for p in get_resolver().url_patterns):
-        os.environ["EVIDENCE_ROOT_URLCONF"] = "tests.api.urls"  # the API is not mounted in the project URLs yet
     from tests.reliability.workers import Worker, _pythonpath, purge
 
     users = max(1, -(-args.runs // 4))  # four runs per user: under the default quota of five active runs

@@ -8,6 +8,4 @@ globals().update({name: value for name, value in vars(_base).items() if name.isu
 
 EVIDENCE_RUN_STALE_AFTER_S = float(os.environ.get("EVIDENCE_RUN_STALE_AFTER_S", "3"))
 EVIDENCE_JUDGE_QUEUE = os.environ.get("EVIDENCE_JUDGE_QUEUE", "judge")
-# Until the lead mounts the API in researchapp.urls, the load test serves tests.api.urls.
-ROOT_URLCONF = os.environ.get("EVIDENCE_ROOT_URLCONF", _base.ROOT_URLCONF)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("EVIDENCE_TASK_QUEUE", "celery")
