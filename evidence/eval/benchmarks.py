@@ -93,6 +93,12 @@ class SciFact:
             out.append(EvalQuestion(str(item["id"]), str(item["claim"]), "ranking", (), gold))
         return out
 
+    def run_config(self, question: EvalQuestion) -> dict[str, Any]:
+        """Abstracts: regions of 3 sentences moving by 1, no adaptive reading (chosen on the judge's fit split)."""
+        from ..judge.scifact_pipeline import LOCALIZE_OPTIONS
+
+        return {"localize": dict(LOCALIZE_OPTIONS)}
+
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         ranking = ranking_of(run)
         cited = set(question.gold["cited"])
@@ -143,6 +149,10 @@ class Qasper:
                 out.append(EvalQuestion(qid, str(qa["question"]), "qa", (str(paper_id),), {"references": references}))
         return out
 
+    def run_config(self, question: EvalQuestion) -> dict[str, Any]:
+        """Papers: the judge's heads fitted without this paper (cross-fitting keeps the figures honest)."""
+        return {"judge_heads": held_out_heads("qasper", question.scope[0])}
+
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         answer = run.answer.get("exact_answer") or ""
         paragraphs = evidence_paragraphs(cited_spans(run))
@@ -192,10 +202,16 @@ class HotpotQA:
         _, questions = self._docs()
         return [EvalQuestion(q.id, q.text, "qa", tuple(q.docids), {"index": i}) for i, q in enumerate(questions)]
 
+    def run_config(self, question: EvalQuestion) -> dict[str, Any]:
+        """Multi-hop questions: the multi-hop heads, fitted without this question."""
+        return {
+            "judge_heads": held_out_heads("hotpotqa", question.qid) or {"sentence": "multihop", "unit": "multihop_unit"}
+        }
+
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         example = self.raw[question.gold["index"]]
         facts = []
-        for span in cited_spans(run, delivered=True):
+        for span in cited_spans(run):
             region = Region.objects.filter(document=span.document, kind="sentence", start=span.start).first()
             if region is not None:
                 facts.append((span.document.title, _raw_sentence_index(example, span.document.title, region.ordinal)))
@@ -212,6 +228,15 @@ def _raw_sentence_index(example: dict[str, Any], title: str, kept_index: int) ->
             kept = [i for i, s in enumerate(sentences) if s.strip()]
             return kept[kept_index] if kept_index < len(kept) else kept_index
     return kept_index
+
+
+def held_out_heads(benchmark: str, key: str) -> dict[str, str]:
+    """Return the judge heads fitted without this paper or question (none when no fold heads exist)."""
+    try:
+        from ..judge.folds import heads_for
+    except ImportError:
+        return {}
+    return heads_for(benchmark, key)
 
 
 def document_titles(collection: Collection, docids: Sequence[str]) -> dict[str, str]:

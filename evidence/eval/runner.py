@@ -41,6 +41,8 @@ def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
 def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
     """Ask one question with the evaluation's system; return its metrics with cost, time and funnel."""
     config = {**evaluation.config}
+    if evaluation.system == "dual":
+        config.update(bench.run_config(question))
     if question.scope:
         config["scope_docids"] = list(question.scope)
     run = Run.objects.create(
