@@ -7,10 +7,11 @@ from typing import Any
 from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, attach_citations
+from .context import Outcome, RunCancelled, RunContext, heartbeat
+from .dual import request_evidence
 from .heuristic import heuristic_spans
 from .llm import ChatResponse, Conversation, LLMClient, ToolCall, ToolSpec, parse_final_answer
 from .planner import make_plan
-from .systems import Outcome, RunCancelled, RunContext, heartbeat, request_evidence
 from .tools import ToolError
 from .units import load_units
 

@@ -15,8 +15,9 @@ from .. import events
 from ..models import Document, Run, Span
 from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
+from .context import Outcome, RunCancelled, RunContext
 from .llm.errors import BudgetExceeded
-from .systems import SYSTEMS, Outcome, RunCancelled, RunContext
+from .systems import SYSTEMS
 from .tools import ResearchTools
 from .trajectory import Trajectory
 

@@ -17,6 +17,11 @@ def _folds(groups: np.ndarray, k: int = 5) -> list[np.ndarray]:
     return [np.flatnonzero(which == f) for f in range(k)]
 
 
+def _test_folds(groups: np.ndarray, clusters: np.ndarray | None) -> list[np.ndarray]:
+    """Return the CV test folds: by cluster when given (rows of one cluster stay together), else by group."""
+    return _folds(groups if clusters is None else clusters)
+
+
 def _platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Fit sigmoid(a * raw + b) to labels by logistic regression on one feature."""
     from sklearn.linear_model import LogisticRegression
@@ -37,19 +42,22 @@ def _fit_logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, n
 
 
 def _lgbm_params(objective: str) -> dict[str, object]:
-    # Set a priori (SPEC 11's prototype): small trees, slow learning rate, no tuning on held-out data.
+    # Small trees over many rows: SPEC 11's 15 leaves / 20 rows memorised abstracts that neighbouring
+    # claims cite (claim-grouped CV 0.79 nDCG@10, cluster-grouped 0.74); 7 leaves / 50 rows held up better.
     return {
         "objective": objective,
         "n_estimators": 300,
         "learning_rate": 0.03,
-        "num_leaves": 15,
-        "min_child_samples": 20,
+        "num_leaves": 7,
+        "min_child_samples": 50,
         "subsample": 0.8,
         "subsample_freq": 1,
         "colsample_bytree": 0.8,
         "random_state": 0,
         "verbose": -1,
         "n_jobs": 2,
+        "deterministic": True,
+        "force_row_wise": True,
     }
 
 
@@ -79,10 +87,15 @@ def fit_head(
     kind: str = "logistic",
     c: float = 1.0,
     meta: dict[str, object] | None = None,
+    clusters: np.ndarray | None = None,
 ) -> tuple[Head, np.ndarray]:
-    """Fit a head on all rows and calibrate it on 5-fold grouped out-of-fold scores; return (head, oof probs)."""
+    """Fit a head on all rows and calibrate it on 5-fold grouped out-of-fold scores; return (head, oof probs).
+
+    ``clusters`` (optional, one id per row) groups the CV folds more coarsely than ``groups``: SciFact
+    claims that cite the same abstract share a cluster, so no fold is scored on an abstract it saw.
+    """
     oof_raw = np.zeros(len(y))
-    for test in _folds(groups):
+    for test in _test_folds(groups, clusters):
         train = np.setdiff1d(np.arange(len(y)), test)
         oof_raw[test] = _fit_raw(kind, x[train], y[train], groups[train], c).raw(x[test])
     a, b = _platt(oof_raw, y)
@@ -94,11 +107,12 @@ def fit_head(
 
 
 def oof_predictions(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, kind: str = "logistic", c: float = 1.0
+    x: np.ndarray, y: np.ndarray, groups: np.ndarray, kind: str = "logistic", c: float = 1.0,
+    clusters: np.ndarray | None = None,
 ) -> np.ndarray:
     """Return 5-fold grouped out-of-fold raw scores (for stacking a later stage without leakage)."""
     out = np.zeros(len(y))
-    for test in _folds(groups):
+    for test in _test_folds(groups, clusters):
         train = np.setdiff1d(np.arange(len(y)), test)
         out[test] = _fit_raw(kind, x[train], y[train], groups[train], c).raw(x[test])
     return out

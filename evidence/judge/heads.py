@@ -7,6 +7,7 @@ Platt calibration (a, b) applied as sigmoid(a * raw + b), fitted on out-of-fold 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,13 @@ class Head:
     platt: tuple[float, float] = (1.0, 0.0)
     model: str = ""  # LightGBM model string when kind == "lightgbm"
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def select(self, x: np.ndarray, names: Sequence[str]) -> np.ndarray:
+        """Return the columns of x (named ``names``) this head reads, in its own order."""
+        if list(names) == self.features:
+            return x
+        index = {n: i for i, n in enumerate(names)}
+        return x[:, [index[n] for n in self.features]]
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """Return the uncalibrated score (a logit for logistic heads)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import block_features, unit_features
+from .features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES, block_features, unit_features
 from .heads import PARAMS_DIR, Head
 from .types import Block, ChoiceAnswer, ChoiceQuestion, NoulQuestion, ScoreAnswer, ScoreQuestion, Unit
 
@@ -109,14 +109,14 @@ class LocalJudge:
         gvec = self.goal_vector(goal, goal_vector)
         bvecs, uvecs = self.vectors(units)
         x = block_features(goal, gvec, units, bvecs, uvecs)
+        names: list[str] = list(BLOCK_FEATURES)
         head = self.head(self.head_for(units[0]))
         if head.meta.get("unit_head"):
-            x = stack_unit_probabilities(
-                x,
-                self.head(str(head.meta["unit_head"])).predict(unit_features(goal, gvec, units, bvecs, uvecs)),
-                [len(u.blocks) for u in units],
-            )
-        probs = head.predict(x)
+            unit_head = self.head(str(head.meta["unit_head"]))
+            unit_x = unit_head.select(unit_features(goal, gvec, units, bvecs, uvecs), UNIT_FEATURES)
+            x = stack_unit_probabilities(x, unit_head.predict(unit_x), [len(u.blocks) for u in units])
+            names += STACKED_FEATURES
+        probs = head.predict(head.select(x, names))
         out, k = [], 0
         for u in units:
             p = probs[k : k + len(u.blocks)]
@@ -133,7 +133,8 @@ class LocalJudge:
             return np.zeros(0)
         gvec = self.goal_vector(goal, goal_vector)
         bvecs, uvecs = self.vectors(units)
-        return self.head(self.head_names["unit"]).predict(unit_features(goal, gvec, units, bvecs, uvecs))
+        head = self.head(self.head_names["unit"])
+        return head.predict(head.select(unit_features(goal, gvec, units, bvecs, uvecs), UNIT_FEATURES))
 
     def _remember(self, key: tuple[str, str, str, int, int], p: float) -> None:
         self._memo[key] = p

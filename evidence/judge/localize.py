@@ -145,9 +145,18 @@ def localize_batch(
     stride: int = 2,
     tau: float = TAU_LOC,
     adapt_floor: float | None = 0.3,
+    threshold: float | None = None,
 ) -> Localization:
-    """Localize evidence for one sub-question in one batch of units (the unit of parallel work)."""
+    """Localize evidence for one sub-question in one batch of units (the unit of parallel work).
+
+    With ``threshold`` set, the region rules are replaced by a plain selector: one Noul per block
+    (all in one call) and every block whose probability reaches the threshold is kept.
+    """
     out = Localization()
+    if threshold is not None:
+        singles = [(u, (i,)) for u in units for i in range(len(u.blocks))]
+        _judge_regions(judge, goal, singles, out, threshold)
+        return out
     regions = [(u, w) for u in units for w in windows(len(u.blocks), size, stride)]
     es = _judge_regions(judge, goal, regions, out, tau)
     if adapt_floor is None:
@@ -176,15 +185,25 @@ def localize(
     size: int = 4,
     stride: int = 2,
     adapt_floor: float | None = 0.3,
+    threshold: float | None = None,
 ) -> Localization:
-    """Localize evidence for up to 6 sub-questions over candidate units, in batches of 10 units."""
+    """Localize evidence for up to 6 sub-questions over candidate units, in batches of 10 units.
+
+    ``threshold`` switches to the plain per-block selector of localize_batch (SPEC 4's rules otherwise).
+    """
     if len(units) > MAX_UNITS_PER_REQUEST:
         raise ValueError(f"at most {MAX_UNITS_PER_REQUEST} units per request, got {len(units)}")
     out = Localization()
     for goal in list(dict.fromkeys(sub_questions))[:MAX_SUB_QUESTIONS]:
         for i in range(0, len(units), batch_units):
             part = localize_batch(
-                judge, goal, units[i : i + batch_units], size=size, stride=stride, adapt_floor=adapt_floor
+                judge,
+                goal,
+                units[i : i + batch_units],
+                size=size,
+                stride=stride,
+                adapt_floor=adapt_floor,
+                threshold=threshold,
             )
             for span in part.spans:
                 _add(

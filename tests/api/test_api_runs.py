@@ -14,8 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def post_run(api, collection, **fields):
-    body = {"collection_id": collection.pk, "question": "Does caffeine delay sleep?", "system": "single_pass",
-            **fields}
+    body = {"collection_id": collection.pk, "question": "Does caffeine delay sleep?", "system": "single_pass", **fields}
     return api.post("/api/runs", body, content_type="application/json")
 
 
@@ -99,10 +98,11 @@ def test_cancelling_a_queued_run_ends_it_with_a_finished_event(api, run):
 
 
 def test_cancelling_a_running_run_tells_the_loop(api, run):
-    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, started_at=timezone.now(),
-                                         heartbeat_at=timezone.now())
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
+    )
     assert api.post(f"/api/runs/{run.pk}/cancel").json()["status"] == "cancelled"
-    from evidence.agent.systems import heartbeat
+    from evidence.agent.context import heartbeat
     from evidence.agent.trajectory import Trajectory
 
     assert heartbeat(run.pk, Trajectory()) == Run.Status.CANCELLED  # what RunContext.log checks at each step
@@ -116,9 +116,12 @@ def test_cancelling_a_finished_run_is_a_conflict(api, user, collection, document
 
 def test_a_run_whose_worker_died_is_reported_failed_not_running(api, run, settings):
     settings.EVIDENCE_RUN_STALE_AFTER_S = 60
-    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, started_at=timezone.now() - timedelta(hours=1),
-                                         heartbeat_at=timezone.now() - timedelta(minutes=5),
-                                         trajectory={"surfaced": ["caffeine"]})
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.RUNNING,
+        started_at=timezone.now() - timedelta(hours=1),
+        heartbeat_at=timezone.now() - timedelta(minutes=5),
+        trajectory={"surfaced": ["caffeine"]},
+    )
     body = api.get(f"/api/runs/{run.pk}").json()
     assert body["status"] == "failed" and "heartbeat" in body["error"]
     assert Run.objects.get(pk=run.pk).trajectory == {"surfaced": ["caffeine"]}

@@ -1,0 +1,161 @@
+"""What every system shares: the run context, its outcome, and the steps they are built from."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from ..judge.localize import EvidenceSpan
+from ..judge.types import Judge, Unit
+from ..models import Run
+from ..retrieval.types import Hit
+from .answer import Answer, compose_extractive
+from .budget import TimeBudget
+from .heuristic import heuristic_spans
+from .planner import Plan
+from .tools import ResearchTools, ToolError
+from .trajectory import Trajectory
+from .units import load_units
+
+SUPPORTED = 0.8  # a span this probable settles the question
+SCOPED_PASSAGE_LIMIT = 3  # a run scoped to this few documents reads their passages, not just their best one
+MAX_ROUNDS = 3
+
+
+@dataclass
+class RunContext:
+    run: Run
+    trajectory: Trajectory
+    tools: ResearchTools
+    clock: TimeBudget
+    emit: Callable[..., Any]
+    judge: Judge | None = None
+    judge_spec: dict[str, Any] = field(default_factory=dict)  # how a worker rebuilds the same judge
+    delivered: list[EvidenceSpan] = field(default_factory=list)
+    judgment_of: dict[tuple[str, int, int], int] = field(default_factory=dict)  # span -> Judgment row id
+    judged: set[str] = field(default_factory=set)
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def log(self, kind: str, payload: dict[str, Any]) -> None:
+        """Emit an event, then save the trajectory and heartbeat; stop if the run was cancelled meanwhile."""
+        self.emit(self.run.pk, kind, payload)
+        status = heartbeat(self.run.pk, self.trajectory)
+        if status == Run.Status.CANCELLED:
+            raise RunCancelled("the run was cancelled")
+
+    def record_spend(self, client: Any) -> None:
+        """Copy the model client's spend and call count onto the run (the live page shows them)."""
+        self.run.spent_usd = float(client.cap.spent_usd) if getattr(client, "cap", None) else 0.0
+        self.run.calls = int(getattr(client, "calls", 0))
+        Run.objects.filter(pk=self.run.pk).update(spent_usd=self.run.spent_usd, calls=self.run.calls)
+
+    def deliver(self, spans: list[EvidenceSpan]) -> list[EvidenceSpan]:
+        """Hand spans to System 2: new ones are recorded, emitted and added to the trajectory."""
+        known = {(s.docid, s.start, s.end) for s in self.delivered}
+        fresh = [
+            s for s in spans if (s.docid, s.start, s.end) not in known and not known.add((s.docid, s.start, s.end))
+        ]
+        self.delivered.extend(fresh)
+        self.trajectory.add("delivered", [s.docid for s in fresh])
+        for span in fresh:
+            self.log(
+                "evidence",
+                {
+                    "docid": span.docid,
+                    "start": span.start,
+                    "end": span.end,
+                    "page": span.page,
+                    "quote": span.quote,
+                    "probability": round(span.probability, 4),
+                    "goal": span.sub_question,
+                },
+            )
+        return fresh
+
+
+class RunCancelled(Exception):
+    """The owner cancelled the run: it stops at the next step."""
+
+
+def heartbeat(run_id: int, trajectory: Trajectory) -> str | None:
+    """Save the trajectory and the heartbeat in one statement; return the run's current status."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
+            [json.dumps(trajectory.as_dict()), run_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+@dataclass
+class Outcome:
+    status: str
+    answer: Answer
+
+
+# ------------------------------------------------------------------ shared steps
+
+
+def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
+    """Run the search tool and return the cached ranking as hits (empty when the tool refused the call)."""
+    from ..retrieval.cache import load_ranking
+
+    try:
+        result = ctx.tools.search(reason, query)
+    except ToolError as error:
+        ctx.log("tool_error", {"tool": "search", "message": str(error)})
+        return []
+    ranking = load_ranking(ctx.run.pk, result.data["search_id"]).ranking
+    return [Hit(docid, score, passage) for docid, score, passage in ranking]
+
+
+def read_top(ctx: RunContext, hits: list[Hit], k: int, query: str | None = None) -> list[Unit]:
+    """Load the top k hits as units; a run scoped to a few documents reads their best passages instead."""
+    if ctx.tools.scope and len(ctx.tools.scope) <= SCOPED_PASSAGE_LIMIT:
+        return ctx_units(ctx, scoped_passage_hits(ctx, query or ctx.run.question, k))
+    return ctx_units(ctx, hits[:k])
+
+
+def scoped_passage_hits(ctx: RunContext, query: str, k: int) -> list[Hit]:
+    """Rank the passages of the scoped documents by passage BM25 (each passage becomes its own unit)."""
+    from ..retrieval import index_store
+
+    index = index_store.load(ctx.run.collection_id)
+    scores = index.passages.scores(index.analyze(query))
+    rows = [
+        (float(scores[i]), docid, index.passage_ordinals[i])
+        for i, docid in enumerate(index.passage_docids)
+        if docid in ctx.tools.scope
+    ]
+    rows.sort(key=lambda row: (-row[0], row[1], row[2]))
+    return [Hit(docid, score, ordinal) for score, docid, ordinal in rows[:k]]
+
+
+def ctx_units(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
+    """Load units for hits with the run's block kind (sentences, or paragraphs for paper QA)."""
+    return load_units(ctx.run.collection_id, hits, block_kind=str(ctx.config.get("block_kind", "sentence")))
+
+
+def unit_key(unit: Unit) -> str:
+    return f"{unit.docid}@{unit.blocks[0].start if unit.blocks else 0}"
+
+
+def answer_from(ctx: RunContext, plan: Plan) -> Answer:
+    answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
+    ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    return answer
+
+
+def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
+    """Select spans without System 1 (cosine + lexical overlap), as the baselines do."""
+    ctx.trajectory.add("inspected", [unit.docid for unit in units])
+    spans = heuristic_spans(plan.question, units)
+    return ctx.deliver(spans)
+
+
+# ------------------------------------------------------------------ systems

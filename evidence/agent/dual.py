@@ -1,0 +1,170 @@
+"""The dual system (JevGPT): the search tools plus System 1 localization, evidence mining and relevance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
+from ..judge.mining import mine_qa
+from ..judge.relevance import assess_relevance
+from ..judge.types import Unit
+from ..models import Run
+from ..retrieval.types import Hit
+from .answer import compose_extractive
+from .context import (
+    MAX_ROUNDS,
+    SUPPORTED,
+    Outcome,
+    RunContext,
+    answer_from,
+    ctx_units,
+    plain_select,
+    read_top,
+    search_hits,
+    unit_key,
+)
+from .fanout import localize_fanned_out
+from .planner import Plan, make_plan, refine_query
+
+RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task
+EVIDENCE_DOCS = 3  # and localizes evidence in the top 3
+
+
+def run_dual(ctx: RunContext) -> Outcome:
+    if ctx.judge is None:
+        raise RuntimeError("the dual system needs a System 1 judge")
+    plan = make_plan(ctx.run.question)
+    ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
+    if ctx.run.task == Run.Task.RANKING:
+        return rank_dual(ctx, plan)
+    k = int(ctx.config.get("top_k", 10))
+    queries, used = list(plan.queries), []
+    rounds = 0
+    first_hits: list[Hit] = []
+    while queries and rounds < MAX_ROUNDS + 1:
+        if ctx.clock.steer_due:
+            break
+        query = queries.pop(0)
+        used.append(query)
+        rounds += 1
+        hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
+        first_hits = first_hits or hits
+        candidates = [u for u in read_top(ctx, hits, 3 * k, query) if unit_key(u) not in ctx.judged][:k]
+        request_evidence(ctx, plan, candidates)
+        if ctx.clock.seconds_to_steer() >= 45:
+            # Evidence mining: System 1 reads the next units for the question's clues (JevGPT 3.3).
+            mining_units = [u for u in ctx_units(ctx, hits[k : k + 60]) if unit_key(u) not in ctx.judged]
+            leads = mine_qa(ctx.judge, plan.question, mining_units, clues=plan.clues)
+            ctx.trajectory.add("inspected", [u.docid for u in mining_units])
+            for lead in leads:
+                ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
+            request_evidence(ctx, plan, ctx_units(ctx, [Hit(lead.docid, lead.priority) for lead in leads]))
+        if any(s.probability >= SUPPORTED for s in ctx.delivered) and rounds >= 1 and not queries:
+            break
+        if not queries and rounds < MAX_ROUNDS:
+            refined = refine_query(
+                plan.question, [s.quote for s in sorted(ctx.delivered, key=lambda s: -s.probability)[:5]], used
+            )
+            if refined and not any(s.probability >= SUPPORTED for s in ctx.delivered):
+                queries.append(refined)
+    if not ctx.delivered and first_hits:
+        # System 1 found nothing above its threshold: System 2 reads the best candidates itself, and the
+        # answer carries the lower confidence of that plain reading.
+        ctx.log("fallback", {"reason": "no evidence passed System 1's threshold", "read": min(k, len(first_hits))})
+        plain_select(ctx, plan, read_top(ctx, first_hits, k, plan.queries[0]))
+    answer = answer_from(ctx, plan)
+    if answer.citations:
+        return Outcome("answered", answer)
+    return Outcome("round_cap" if rounds > MAX_ROUNDS else "no_new_passages", answer)
+
+
+def request_evidence(
+    ctx: RunContext, plan: Plan, units: list[Unit], options: dict[str, Any] | None = None
+) -> list[EvidenceSpan]:
+    """System 1 localization of the plan's sub-questions over candidate units; deliver what it finds."""
+    units = [u for u in units if unit_key(u) not in ctx.judged][:MAX_UNITS_PER_REQUEST]
+    if not units or ctx.judge is None:
+        return []
+    ctx.judged.update(unit_key(u) for u in units)
+    ctx.trajectory.add("inspected", [u.docid for u in units])
+    result = localize_fanned_out(
+        ctx.judge,
+        ctx.judge_spec,
+        ctx.run.collection_id,
+        plan.sub_questions,
+        units,
+        timeout_s=max(5.0, ctx.clock.remaining()),
+        options=options or ctx.config.get("localize") or {},
+    )
+    best: dict[str, float] = {}
+    for judgment in result.judgments:
+        if judgment["kind"] == "fanout":
+            ctx.log("judge_batches", {"batches": judgment["batches"], "by_workers": judgment["by_workers"]})
+        elif judgment["kind"] == "noul":
+            docid = str(judgment["docid"])
+            best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
+    record_judgments(ctx, plan.question, units, best, result.spans)
+    return ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
+
+
+def record_judgments(
+    ctx: RunContext, goal: str, units: list[Unit], best: dict[str, float], spans: list[EvidenceSpan]
+) -> None:
+    """Write one Judgment row and one event per judged unit: its best region probability and chosen blocks."""
+    from ..models import Document, Judgment
+
+    documents = dict(
+        Document.objects.filter(collection_id=ctx.run.collection_id, docid__in=[u.docid for u in units]).values_list(
+            "docid", "pk"
+        )
+    )
+    for unit in units:
+        if unit.docid not in documents or not unit.blocks:
+            continue
+        chosen = [s for s in spans if s.docid == unit.docid and unit.blocks[0].start <= s.start < unit.blocks[-1].end]
+        probability = best.get(unit.docid, 0.0)
+        judgment = Judgment.objects.create(
+            run=ctx.run,
+            document_id=documents[unit.docid],
+            goal=goal,
+            kind=Judgment.Kind.NOUL,
+            start=unit.blocks[0].start,
+            end=unit.blocks[-1].end,
+            probabilities=[round(probability, 6)],
+            chosen=[[s.start, s.end, round(s.probability, 6)] for s in chosen],
+            provider=getattr(ctx.judge, "name", "local"),
+        )
+        for span in chosen:
+            ctx.judgment_of[(span.docid, span.start, span.end)] = judgment.pk
+        top = max(chosen, key=lambda s: s.probability, default=None)
+        ctx.log(
+            "judgment",
+            {
+                "docid": unit.docid,
+                "title": unit.title,
+                "goal": goal,
+                "probability": round(probability, 4),
+                "block": None if top is None else {"start": top.start, "end": top.end, "quote": top.quote[:300]},
+            },
+        )
+
+
+def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
+    """Ranking task: System 1 grades the top 100 (relevance assessment), then localizes evidence in the top 3."""
+    hits = search_hits(ctx, plan.queries[0], "Search for documents relevant to the topic.")
+    units = ctx_units(ctx, hits[:RERANK_DEPTH])
+    ctx.trajectory.add("inspected", [u.docid for u in units])
+    relevance = assess_relevance(ctx.judge, plan.question, units)  # type: ignore[arg-type]
+    order = relevance.ranking()
+    ranking = [{"docid": d, "p": round(relevance.p(d) or 0.0, 4)} for d in order]
+    ranked_hits = [h for h in hits[:RERANK_DEPTH]]
+    by_docid = {h.docid: h for h in ranked_hits}
+    # Evidence for the top documents: the judge's sentence head expects System 1's p_d as the unit score.
+    top = [Hit(d, relevance.p(d) or 0.0, by_docid[d].passage) for d in order[:EVIDENCE_DOCS] if d in by_docid]
+    top_units = ctx_units(ctx, top)
+    request_evidence(ctx, plan, top_units, options=ctx.config.get("localize") or {})
+    tail = [{"docid": h.docid, "p": 0.0} for h in hits[RERANK_DEPTH:]]
+    answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
+    answer.ranking = ranking + tail
+    ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    return Outcome("answered", answer)
