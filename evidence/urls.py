@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import ask, audit, collections, compare, health, home, runs, stream
+from .views import ask, audit, collections, compare, evaluations, health, home, runs, stream
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -14,6 +14,9 @@ urlpatterns = [
     path("runs/<int:pk>/events", runs.events_poll, name="run_events"),
     path("runs/<int:pk>/audit", audit.audit, name="audit"),
     path("compare", compare.compare, name="compare"),
+    path("evaluations/", evaluations.evaluations, name="evaluations"),
+    path("evaluations/<int:pk>/", evaluations.evaluation, name="evaluation"),
+    path("evaluations/compare", evaluations.compare_evaluations, name="compare_evaluations"),
     path("collections/", collections.collections, name="collections"),
     path("collections/<int:pk>/", collections.collection, name="collection"),
     path("collections/<int:pk>/upload", collections.upload, name="upload"),

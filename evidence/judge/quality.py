@@ -11,7 +11,7 @@ import numpy as np
 
 from . import devsets
 from . import scifact_pipeline as sp
-from .heads import PARAMS_DIR
+from .heads import PARAMS_DIR, Head
 from .local import LocalJudge
 from .metrics import ndcg_at, prf, recall_at, reliability
 from .relevance import assess_relevance
@@ -71,25 +71,43 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     best_retrieval = max(("bm25", "dense", "fusion", "rrf"), key=lambda n: figures[n]["ndcg@10"])
 
     gold = sp.gold_rationales(sf, held)
-    picked = sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs)
+    t_sent = sp.sentence_threshold(params)
+    picked = {
+        "rules": sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs, **sp.RULES_OPTIONS),
+        "threshold": sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs,
+                                            **{**sp.RULES_OPTIONS, "threshold": t_sent}),
+    }
     t_cos = tune_cosine(sf, fit)
     x, y, _, keys = sp.sentence_table(sf, held, ranked, k=sentence_docs)
     sentence_head = judge.head("sentence")
-    p_sent = sentence_head.predict(x)
-    t_sent = float(sentence_head.meta.get("threshold", 0.5))
+    p_sent = sentence_head.predict(sentence_head.select(x, sp.BLOCK_FEATURES))
     doc_p = np.concatenate([[u.score for u in units] for units in ranked])
     doc_y = np.concatenate(
         [[u.docid in sf.claims[ci].cited for u in units] for ci, units in zip(held, ranked, strict=True)]
     )
     sent_table, sent_ece = reliability(p_sent, y)
     doc_table, doc_ece = reliability(doc_p, doc_y)
+    hotpot = Head.load("multihop", params).meta.get("cv", {})
+    qasper = Head.load("paragraph", params).meta.get("cv", {})
+    targets = {
+        "scifact_rationale_f1_held_out (>= 0.50)": sp.rationale_prf(picked[sp.DEFAULT_SELECTOR], gold)["rationale_f1"],
+        "scifact_dual_minus_best_retrieval_ndcg@10_held_out (>= 0.02)": round(
+            figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4),
+        "hotpotqa_supporting_sentence_f1_cv (>= 0.70)": hotpot.get("sp_f1_cv"),
+        "qasper_evidence_f1_top2_cv_by_question": qasper.get("evidence_f1_cv"),
+        "qasper_evidence_f1_top2_cv_by_paper": qasper.get("evidence_f1_cv_by_paper"),
+    }
     return {
+        "targets": targets,
         "claims": len(held),
         "ranking": {k: {m: round(v, 4) for m, v in d.items()} for k, d in figures.items()},
         "best_retrieval_only": best_retrieval,
         "dual_minus_best_retrieval_ndcg@10": round(figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4),
         "relevance_seconds_per_claim_p50": round(float(np.median(seconds)), 4),
-        "rationale_dual_localization": sp.rationale_prf(picked, gold),
+        "rationale_default_selector": sp.DEFAULT_SELECTOR,
+        "rationale_dual_localization": sp.rationale_prf(picked[sp.DEFAULT_SELECTOR], gold),
+        "rationale_localization_spec4_rules": sp.rationale_prf(picked["rules"], gold),
+        "rationale_localization_threshold": {"threshold": t_sent, **sp.rationale_prf(picked["threshold"], gold)},
         "rationale_sentence_threshold": {
             "threshold_tuned_on_fit": t_sent,
             **sp.rationale_prf(sp.select_by_threshold(keys, p_sent, t_sent), gold),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from . import scifact_pipeline as sp
 from .data import split_claims
 from .features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES, block_features, unit_features
 from .fit import fit_head, oof_predictions
+from .folds import FOLDS_FILE
 from .heads import PARAMS_DIR, Head
 from .local import stack_unit_probabilities
 from .metrics import ndcg_at, reliability, set_f1
@@ -107,37 +109,64 @@ def _question_tables(
     return (np.concatenate(ux), np.array(uy), np.array(ug), np.concatenate(bx), np.array(by), np.array(bg), keys, sizes)
 
 
-def fit_hotpotqa(out: Path) -> dict[str, Any]:
-    """Fit the multi-hop paragraph and stacked sentence heads on HotpotQA dev 30; report grouped 5-fold CV."""
-    qs = devsets.load_hotpotqa()
-    ux, uy, ug, bx, by, bg, keys, sizes = _question_tables(qs)
-    unit_head, _ = fit_head(
-        "multihop_unit", UNIT_FEATURES, ux, uy, ug, "logistic", c=0.1, meta={"fitted_on": "hotpotqa dev 30 (all)"}
-    )
+# Five findings-style features fitted for SciFact; on HotpotQA they cost 0.03 sentence F1 (grouped CV).
+MULTIHOP_FEATURES: tuple[str, ...] = tuple(
+    n for n in BLOCK_FEATURES
+    if n not in ("unit_score_raw", "bigram_overlap", "stat_cue", "result_cue", "conclusion_cue")
+)
+HOTPOT_FOLDS = 5
+
+
+def _fit_multihop(tables: tuple[Any, ...], questions: np.ndarray, suffix: str, out: Path) -> tuple[Head, Head]:
+    """Fit the paragraph head and the stacked sentence head on a subset of HotpotQA questions; save both."""
+    ux, uy, ug, bx, by, bg, _, sizes = tables
+    sizes = np.asarray(sizes)
+    um, bm = np.isin(ug, questions), np.isin(bg, questions)
+    fitted_on = "hotpotqa dev 30 (all)" if not suffix else f"hotpotqa dev 30 without fold {suffix[5:]}"
+    unit_head, _ = fit_head(f"multihop_unit{suffix}", UNIT_FEATURES, ux[um], uy[um], ug[um], "logistic", c=0.1,
+                            meta={"fitted_on": fitted_on})
     unit_head.save(out)
-    # Stack out-of-fold paragraph probabilities so the CV figure never sees a question's own fit.
-    up = oof_predictions(ux, uy, ug, "logistic", 0.1)
-    sx = np.concatenate(
-        [
-            stack_unit_probabilities(bx[bg == qi], up[ug == qi], np.array(sizes)[ug == qi])
-            for qi in range(len(qs.questions))
-        ]
-    )
-    head, oof = fit_head(
-        "multihop",
-        [*BLOCK_FEATURES, *STACKED_FEATURES],
-        sx,
-        by,
-        bg,
-        "logistic",
-        c=0.1,
-        meta={"fitted_on": "hotpotqa dev 30 (all)", "unit_head": "multihop_unit"},
-    )
-    table, ece = reliability(oof, by)
-    result = {"sp_f1_cv": round(hotpot_sp_f1(qs, keys, oof, up, ug), 4), "ece_cv": ece, "reliability_cv": table}
-    head.meta["cv"] = result
+    # Stack out-of-fold paragraph probabilities: the sentence head must not learn from its own fit.
+    up = unit_head.platt[0] * oof_predictions(ux[um], uy[um], ug[um], "logistic", 0.1) + unit_head.platt[1]
+    up = 1.0 / (1.0 + np.exp(-up))
+    cols = [BLOCK_FEATURES.index(n) for n in MULTIHOP_FEATURES]
+    sub_g, sub_sizes = ug[um], sizes[um]
+    sx = np.concatenate([stack_unit_probabilities(bx[bg == qi][:, cols], up[sub_g == qi], sub_sizes[sub_g == qi])
+                         for qi in questions])
+    head, _ = fit_head(f"multihop{suffix}", [*MULTIHOP_FEATURES, *STACKED_FEATURES], sx, by[bm], bg[bm], "logistic",
+                       c=0.1, meta={"fitted_on": fitted_on, "unit_head": f"multihop_unit{suffix}"})
     head.save(out)
-    return result
+    return unit_head, head
+
+
+def fit_hotpotqa(out: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    """Fit the multi-hop heads on HotpotQA dev 30 plus one pair per fold; return (CV report, question -> fold).
+
+    The CV figure is what the fold heads (each fitted without its fold's questions) score on their fold.
+    """
+    qs = devsets.load_hotpotqa()
+    tables = _question_tables(qs)
+    ux, _, ug, bx, by, bg, keys, sizes = tables
+    sizes_a = np.asarray(sizes)
+    order = sorted(range(len(qs.questions)), key=lambda i: qs.questions[i].id)
+    fold_of = {qi: rank % HOTPOT_FOLDS for rank, qi in enumerate(order)}
+    _fit_multihop(tables, np.arange(len(qs.questions)), "", out)
+    cols = [BLOCK_FEATURES.index(n) for n in MULTIHOP_FEATURES]
+    up, bp = np.zeros(len(ug)), np.zeros(len(bg))
+    for k in range(HOTPOT_FOLDS):
+        test = np.array([qi for qi, f in fold_of.items() if f == k])
+        unit_head, head = _fit_multihop(tables, np.setdiff1d(np.arange(len(qs.questions)), test), f"_fold{k}", out)
+        for qi in test:
+            um, bm = ug == qi, bg == qi
+            up[um] = unit_head.predict(ux[um])
+            bp[bm] = head.predict(stack_unit_probabilities(bx[bm][:, cols], up[um], sizes_a[um]))
+    table, ece = reliability(bp, by)
+    result = {"sp_f1_cv": round(hotpot_sp_f1(qs, keys, bp, up, ug), 4), "folds": HOTPOT_FOLDS, "ece_cv": ece,
+              "reliability_cv": table}
+    full = Head.load("multihop", out)
+    full.meta["cv"] = result
+    full.save(out)
+    return result, {qs.questions[qi].id: f for qi, f in fold_of.items()}
 
 
 def hotpot_sp_f1(
@@ -162,30 +191,44 @@ def hotpot_sp_f1(
     return float(np.mean(f1s))
 
 
-def fit_qasper(out: Path) -> dict[str, Any]:
-    """Fit the paragraph head on QASPER dev 25 and report grouped 5-fold CV evidence F1 (top 2)."""
-    qs = devsets.load_qasper()
-    _, _, _, bx, by, bg, keys, _ = _question_tables(qs)
-    head, oof = fit_head(
-        "paragraph",
-        BLOCK_FEATURES,
-        bx,
-        by,
-        bg,
-        "logistic",
-        c=0.03,
-        meta={"fitted_on": "qasper dev 25 (all)", "top": QASPER_TOP},
-    )
+def _evidence_f1(qs: devsets.QuestionSet, bg: np.ndarray, keys: Sequence[tuple[int, str, int]], p: np.ndarray) -> float:
+    """Return mean QASPER evidence F1 of the top QASPER_TOP paragraphs per question."""
     f1s = []
     for qi, q in enumerate(qs.questions):
         idx = np.flatnonzero(bg == qi)
-        top = {keys[i][2] for i in idx[np.argsort(-oof[idx], kind="stable")[:QASPER_TOP]]}
+        top = {keys[i][2] for i in idx[np.argsort(-p[idx], kind="stable")[:QASPER_TOP]]}
         f1s.append(set_f1(top, set(q.gold[q.docids[0]])))
+    return float(np.mean(f1s))
+
+
+def fit_qasper(out: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, str]]:
+    """Fit the paragraph head on QASPER dev 25 plus one head per paper left out; return (CV report, folds, q -> paper).
+
+    Two CV figures: 5 folds grouped by question (as before) and leave-one-paper-out, which is what
+    the fold heads score and what a product-path evaluation with heads_for sees.
+    """
+    qs = devsets.load_qasper()
+    _, _, _, bx, by, bg, keys, _ = _question_tables(qs)
+    paper_of = {q.id: q.docids[0] for q in qs.questions}
+    papers = sorted(set(paper_of.values()))
+    fold_of = {paper: k for k, paper in enumerate(papers)}
+    head, oof = fit_head("paragraph", BLOCK_FEATURES, bx, by, bg, "logistic", c=0.03,
+                         meta={"fitted_on": "qasper dev 25 (all)", "top": QASPER_TOP})
+    q_paper = np.array([fold_of[paper_of[qs.questions[qi].id]] for qi in bg])
+    by_paper = np.zeros(len(by))
+    for k, paper in enumerate(papers):
+        test = q_paper == k
+        fold_head, _ = fit_head(f"paragraph_fold{k}", BLOCK_FEATURES, bx[~test], by[~test], bg[~test], "logistic",
+                                c=0.03, meta={"fitted_on": f"qasper dev 25 without paper {paper}", "top": QASPER_TOP})
+        fold_head.save(out)
+        by_paper[test] = fold_head.predict(bx[test])
     table, ece = reliability(oof, by)
-    result = {"evidence_f1_cv": round(float(np.mean(f1s)), 4), "ece_cv": ece, "reliability_cv": table}
+    result = {"evidence_f1_cv": round(_evidence_f1(qs, bg, keys, oof), 4),
+              "evidence_f1_cv_by_paper": round(_evidence_f1(qs, bg, keys, by_paper), 4),
+              "ece_cv": ece, "reliability_cv": table}
     head.meta["cv"] = result
     head.save(out)
-    return result
+    return result, fold_of, paper_of
 
 
 def fit_all(out: Path = PARAMS_DIR) -> dict[str, Any]:
@@ -200,13 +243,25 @@ def fit_all(out: Path = PARAMS_DIR) -> dict[str, Any]:
         }
     }
     report["scifact"] = fit_scifact(sf, fit, out)
-    report["hotpotqa"] = fit_hotpotqa(out)
-    report["qasper"] = fit_qasper(out)
-    report["heads"] = {
-        h: (out / f"{h}.json").stat().st_size
-        for h in ("document", "sentence", "multihop_unit", "multihop", "paragraph")
-    }
+    report["hotpotqa"], hotpot_folds = fit_hotpotqa(out)
+    report["qasper"], qasper_folds, qasper_papers = fit_qasper(out)
+    report["folds"] = write_fold_manifest(out, hotpot_folds, qasper_folds, qasper_papers)
+    sizes = {p.stem: p.stat().st_size for p in sorted(out.glob("*.json"))}
+    report["param_files"] = {"count": len(sizes), "total_bytes": sum(sizes.values()), "largest": max(sizes.values())}
     return report
+
+
+def write_fold_manifest(out: Path, hotpot: dict[str, int], qasper: dict[str, int], papers: dict[str, str]) -> str:
+    """Write folds.json (which fold each HotpotQA question and QASPER paper belongs to); return its name."""
+    manifest = {
+        "hotpotqa": {"by": "question", "folds": dict(sorted(hotpot.items())),
+                     "heads": {"sentence": "multihop_fold{k}"}},
+        "qasper": {"by": "paper", "folds": dict(sorted(qasper.items())), "questions": dict(sorted(papers.items())),
+                   "heads": {"paragraph": "paragraph_fold{k}", "passage": "paragraph_fold{k}"}},
+    }
+    path = out / FOLDS_FILE
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return path.name
 
 
 __all__ = ["Head", "fit_all", "split_indices"]

@@ -76,3 +76,12 @@ def test_it_batches_ten_units_per_call_and_caps_requests_and_sub_questions() -> 
     assert result.supported() == {f"q{k}" for k in range(6)}
     with pytest.raises(ValueError):
         localize(judge, ["q"], [make_unit(f"x{i}", SENTS) for i in range(61)])
+
+
+def test_threshold_selector_keeps_every_block_at_or_above_it_in_one_noul_call() -> None:
+    unit = make_unit("d", ["a.", "b.", "c.", "d.", "e."])
+    judge = ScriptedJudge({("g", "d", 0): 0.1, ("g", "d", 1): 0.3, ("g", "d", 3): 0.22, ("g", "d", 4): 0.9})
+    out = localize(judge, ["g"], [unit], threshold=0.22)
+    assert sorted(unit.blocks.index(b) for s in out.spans for b in unit.blocks if b.start == s.start) == [1, 3, 4]
+    assert all(unit.text[s.start : s.end] == s.quote for s in out.spans)
+    assert judge.calls == [("noul", 5)]
