@@ -73,7 +73,4 @@ def test_another_users_evaluation_is_a_404(client, other_user, user, collection,
     evaluation = make_evaluation(user, collection, "dual", [0.5])
     client.force_login(other_user)
     assert client.get(path.format(pk=evaluation.pk)).status_code == 404
-    assert (
-        str(evaluation.pk) not in client.get("/evaluations/").content.decode().split("<h1>")[1].split("</table>")[0]
-        or "No evaluations yet" in client.get("/evaluations/").content.decode()
-    )
+    assert "No evaluations yet" in client.get("/evaluations/").content.decode()
