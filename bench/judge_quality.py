@@ -33,6 +33,7 @@ def main() -> None:
         print(json.dumps({"case": "fit", **fit_all(params), "seconds": round(time.perf_counter() - start, 1)}))
     held = held_out_report(params)
     calibration = held.pop("calibration")
+    print(json.dumps({"case": "targets", **held.pop("targets")}))
     print(json.dumps({"case": "scifact_held_out", **held}))
     print(json.dumps({"case": "scifact_calibration_held_out", **calibration}))
     for name, key in (("multihop", "hotpotqa_cv"), ("paragraph", "qasper_cv")):

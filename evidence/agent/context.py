@@ -13,13 +13,13 @@ from ..judge.localize import EvidenceSpan
 from ..judge.types import Judge, Unit
 from ..models import Run
 from ..retrieval.types import Hit
-from .answer import Answer, compose_extractive
+from .answer import Answer, compose_extractive, exact_from_sentence
 from .budget import TimeBudget
 from .heuristic import heuristic_spans
 from .planner import Plan
 from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
-from .units import load_units
+from .units import load_units, load_units_by_ref
 
 SUPPORTED = 0.8  # a span this probable settles the question
 SCOPED_PASSAGE_LIMIT = 3  # a run scoped to this few documents reads their passages, not just their best one
@@ -146,9 +146,33 @@ def unit_key(unit: Unit) -> str:
 
 
 def answer_from(ctx: RunContext, plan: Plan) -> Answer:
-    answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
+    """Compose the extractive answer from the delivered spans; a paragraph's best sentence is the exact answer."""
+    answer = compose_extractive(
+        plan.question, ctx.delivered, plan.boolean, max_sentences=int(ctx.config.get("answer_spans", 3))
+    )
+    if answer.citations and not plan.boolean and answer.citations[0][1].kind == "paragraph":
+        sentence = best_sentence_within(ctx, plan.question, answer.citations[0][1])
+        if sentence:
+            answer.exact_answer = exact_from_sentence(plan.question, sentence)
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer
+
+
+def best_sentence_within(ctx: RunContext, question: str, span: EvidenceSpan) -> str | None:
+    """Return the sentence of a paragraph span that best matches the question (cosine plus term overlap)."""
+    units = load_units_by_ref(ctx.run.collection_id, [(span.docid, span.start, span.end, None, None)], "sentence")
+    inside = [
+        block
+        for unit in units
+        for block in unit.blocks
+        if block.kind == "sentence" and span.start <= block.start and block.end <= span.end
+    ]
+    if not inside:
+        return None
+    from ..judge.types import Unit as JudgeUnit
+
+    best = heuristic_spans(question, [JudgeUnit(span.docid, "", tuple(inside))], top=1)
+    return best[0].quote if best else None
 
 
 def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:

@@ -151,7 +151,11 @@ class Qasper:
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Papers: the judge's heads fitted without this paper (cross-fitting keeps the figures honest)."""
-        return {"judge_heads": held_out_heads("qasper", question.scope[0])}
+        return {
+            "judge_heads": held_out_heads("qasper", question.scope[0]),
+            "block_kind": "paragraph",  # QASPER evidence is paragraphs: judge them whole
+            "answer_spans": 2,
+        }
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         answer = run.answer.get("exact_answer") or ""
