@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 import psycopg
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .. import events
 from ..models import Run
+from ..streaming import conninfo
 from . import timeline
 
 TICK_S = 2.0  # metrics refresh (elapsed time moves even when no event arrives)
@@ -46,18 +47,6 @@ def read_batch(run_id: int, after: int, with_metrics: bool) -> Batch:
     if finished:
         messages.append(timeline.sse_message("finished", render_to_string("evidence/_finished.html", {"run": run})))
     return Batch(messages, last, finished)
-
-
-def conninfo() -> str:
-    """Connection string of Django's default database (the test database under pytest)."""
-    s = connections["default"].settings_dict
-    return psycopg.conninfo.make_conninfo(
-        dbname=s["NAME"],
-        user=s.get("USER") or None,
-        password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or None,
-        port=str(s["PORT"]) if s.get("PORT") else None,
-    )
 
 
 def last_seen(request: HttpRequest) -> int:
