@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python bench/judge_quality.py [--fit] [--params DIR]
   --fit refits every head first (as `manage.py fit_judge` does). SciFact figures are on the held-out
-  last 20% of train claims; HotpotQA and QASPER figures are grouped 5-fold CV from the fit.
+  last 20% of train claims; HotpotQA figures are CV of the fold heads (5 folds of questions), QASPER
+  figures CV grouped by question and by paper (the fold heads). The "targets" line sums them up.
 """
 
 from __future__ import annotations

@@ -107,7 +107,11 @@ def fit_head(
 
 
 def oof_predictions(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, kind: str = "logistic", c: float = 1.0,
+    x: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray,
+    kind: str = "logistic",
+    c: float = 1.0,
     clusters: np.ndarray | None = None,
 ) -> np.ndarray:
     """Return 5-fold grouped out-of-fold raw scores (for stacking a later stage without leakage)."""

@@ -5,6 +5,8 @@ Heads are chosen by block kind (and can be overridden per judge):
   paragraph -> "paragraph" (fitted on QASPER dev evidence paragraphs; its figures are grouped CV)
   units (Score, and the `document` view of a unit) -> "document" (SciFact cited abstracts, top 100)
 `LocalJudge(heads={"sentence": "multihop"})` selects the HotpotQA-fitted sentence head for multi-hop QA.
+Evaluations on the sets a head was fitted on use its cross-fitted fold heads: see folds.heads_for.
+A head reads the named subset of the feature columns it was fitted on (Head.select).
 """
 
 from __future__ import annotations

@@ -74,8 +74,9 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     t_sent = sp.sentence_threshold(params)
     picked = {
         "rules": sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs, **sp.RULES_OPTIONS),
-        "threshold": sp.localize_rationales(judge, sf, held, ranked, k=sentence_docs,
-                                            **{**sp.RULES_OPTIONS, "threshold": t_sent}),
+        "threshold": sp.localize_rationales(
+            judge, sf, held, ranked, k=sentence_docs, **{**sp.RULES_OPTIONS, "threshold": t_sent}
+        ),
     }
     t_cos = tune_cosine(sf, fit)
     x, y, _, keys = sp.sentence_table(sf, held, ranked, k=sentence_docs)
@@ -92,7 +93,8 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     targets = {
         "scifact_rationale_f1_held_out (>= 0.50)": sp.rationale_prf(picked[sp.DEFAULT_SELECTOR], gold)["rationale_f1"],
         "scifact_dual_minus_best_retrieval_ndcg@10_held_out (>= 0.02)": round(
-            figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4),
+            figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4
+        ),
         "hotpotqa_supporting_sentence_f1_cv (>= 0.70)": hotpot.get("sp_f1_cv"),
         "qasper_evidence_f1_top2_cv_by_question": qasper.get("evidence_f1_cv"),
         "qasper_evidence_f1_top2_cv_by_paper": qasper.get("evidence_f1_cv_by_paper"),

@@ -28,8 +28,16 @@ def fake_embed(texts: Sequence[str]) -> np.ndarray:
 
 
 UNITS = [
-    make_unit("a", ["Vitamin D lowers the risk of fractures by 20% in older adults.", "Patients were recruited.",
-                    "No other effects were seen."], score=0.9, rank=1),
+    make_unit(
+        "a",
+        [
+            "Vitamin D lowers the risk of fractures by 20% in older adults.",
+            "Patients were recruited.",
+            "No other effects were seen.",
+        ],
+        score=0.9,
+        rank=1,
+    ),
     make_unit("b", ["Coffee intake was not associated with sleep.", "The cohort was large."], score=0.4, rank=2),
 ]
 GOAL = "Vitamin D lowers fracture risk in older adults"
@@ -82,3 +90,10 @@ def test_heads_are_small_calibrated_and_monotone(name: str) -> None:
     x = np.random.default_rng(0).normal(size=(200, len(head.features)))
     raw, p = head.raw(x), head.predict(x)
     assert np.all(np.diff(p[np.argsort(raw)]) >= -1e-12)
+
+
+def test_a_head_reads_its_named_columns_in_its_own_order() -> None:
+    head = Head("h", ["b", "a"], mean=[0.0, 0.0], scale=[1.0, 1.0], coef=[1.0, 10.0])
+    x = np.array([[1.0, 2.0, 3.0]])  # columns a, b, c
+    assert head.select(x, ["a", "b", "c"]).tolist() == [[2.0, 1.0]]
+    assert head.raw(head.select(x, ["a", "b", "c"])).tolist() == [12.0]

@@ -1,8 +1,9 @@
 """`manage.py fit_judge [--out DIR] [--no-quality]`: fit the local judge, print a JSON report last.
 
 Fits on the fixed split (SciFact train claims sorted by id, first 80%; HotpotQA and QASPER heads on
-their dev sets with grouped 5-fold CV figures), then reports held-out SciFact figures, calibration
-tables and ECE. Needs no database.
+their dev sets with grouped CV figures), writes the product heads, the cross-fitted fold heads
+(paragraph_fold*, multihop_fold*, multihop_unit_fold*) and params/folds.json, then reports held-out
+SciFact figures, the acceptance targets, calibration tables and ECE. Deterministic; needs no database.
 """
 
 from __future__ import annotations
