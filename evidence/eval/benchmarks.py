@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ingest.parsers import parse_file
-from ..ingest.store import store_documents
+from ..ingest.store import store_documents, text_sha256
 from ..models import Collection, Document, Region, Run
 from ..retrieval import index_store
 from .metrics import ndcg_at_k, recall_at_k
@@ -35,20 +35,27 @@ def file_key(*paths: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+COMPLETE = "Benchmark collection: completely ingested and indexed."
+
+
 def ensure_collection(
     owner: Any, name: str, build: Any, analyzer: str = "english", bm25_params: dict[str, Any] | None = None
 ) -> Collection:
-    """Return the benchmark's collection, ingesting it the first time (later evaluations reuse it)."""
-    collection, created = Collection.objects.get_or_create(
-        owner=owner, name=name, defaults={"analyzer": analyzer, **({"bm25_params": bm25_params} if bm25_params else {})}
-    )
-    if created or not collection.documents.exists() or index_store.current_version(collection.pk) is None:
+    """Return the benchmark's collection, ingesting it until complete (an interrupted ingest is finished later)."""
+    defaults: dict[str, Any] = {"analyzer": analyzer}
+    if bm25_params:
+        defaults["bm25_params"] = bm25_params
+    collection, _ = Collection.objects.get_or_create(owner=owner, name=name, defaults=defaults)
+    if collection.description != COMPLETE:
         from ..ingest.embedding import get_embedder
 
         for source_name, parsed in build():
-            result = store_documents(collection, source_name, parsed, get_embedder().embed)
-            if result.documents:
-                index_store.add_documents(collection.pk, result.documents)
+            # Documents stored by an earlier, interrupted attempt are skipped as duplicates.
+            store_documents(collection, source_name, parsed, get_embedder().embed)
+        # Index every document the index lacks (add_documents skips the ones it has).
+        index_store.add_documents(collection.pk, list(collection.documents.values_list("pk", flat=True)))
+        collection.description = COMPLETE
+        collection.save(update_fields=["description"])
     return collection
 
 
@@ -189,6 +196,7 @@ class HotpotQA:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.raw = json.loads(data.read_text(encoding="utf-8"))
+        self.stored_docid: dict[str, str] = {}
 
     def _docs(self):
         from ..judge.data import load_hotpotqa
@@ -196,15 +204,19 @@ class HotpotQA:
         return load_hotpotqa(self.data)
 
     def collection(self, owner: Any) -> Collection:
-        def build():
-            docs, _ = self._docs()
-            yield self.data.name, docs
-
-        return ensure_collection(owner, f"bench:hotpotqa:{file_key(self.data)}", build)
+        docs, _ = self._docs()
+        collection = ensure_collection(owner, f"bench:hotpotqa:{file_key(self.data)}", lambda: [(self.data.name, docs)])
+        # A paragraph shared by two questions is stored once: each question's scope points at the stored copy.
+        by_sha = dict(collection.documents.values_list("sha256", "docid"))
+        self.stored_docid = {doc.docid: by_sha.get(text_sha256(doc.text), doc.docid) for doc in docs}
+        return collection
 
     def questions(self) -> list[EvalQuestion]:
         _, questions = self._docs()
-        return [EvalQuestion(q.id, q.text, "qa", tuple(q.docids), {"index": i}) for i, q in enumerate(questions)]
+        return [
+            EvalQuestion(q.id, q.text, "qa", tuple(self.stored_docid.get(d, d) for d in q.docids), {"index": i})
+            for i, q in enumerate(questions)
+        ]
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Multi-hop questions: the multi-hop heads, fitted without this question."""
