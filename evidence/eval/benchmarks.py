@@ -157,12 +157,12 @@ class Qasper:
         return out
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
-        """Papers: the judge's heads fitted without this paper (cross-fitting keeps the figures honest)."""
-        return {
-            "judge_heads": held_out_heads("qasper", question.scope[0]),
-            "block_kind": "paragraph",  # QASPER evidence is paragraphs: judge them whole
-            "answer_spans": 2,
-        }
+        """Papers: sentence evidence (the sentence head was never fitted on QASPER), one cited paragraph.
+
+        Measured on the dev sample: sentence blocks with one cited span gave evidence F1 0.26 against 0.22 with
+        two and 0.10 with paragraph blocks judged by the paragraph heads fitted without the paper.
+        """
+        return {"answer_spans": 1}
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         answer = run.answer.get("exact_answer") or ""
@@ -221,7 +221,7 @@ class HotpotQA:
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Multi-hop questions: the multi-hop heads, fitted without this question."""
         return {
-            "judge_heads": held_out_heads("hotpotqa", question.qid) or {"sentence": "multihop", "unit": "multihop_unit"}
+            "judge_heads": {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
         }
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
