@@ -131,22 +131,13 @@ def llm_run(library, fake_openai, system="dual", **config):
 def test_the_llm_planner_uses_tools_and_keeps_only_delivered_citations(library, fake_openai):
     fake_openai.queue(
         tool_calls(("search", {"reason": "find the study", "query": "caffeine sleep time"})),
-        tool_calls(
-            (
-                "request_evidence",
-                {
-                    "reason": "read it",
-                    "docids": ["caffeine"],
-                    "sub_questions": ["How much does caffeine reduce total sleep time?"],
-                },
-            )
-        ),
+        tool_calls(("read_document", {"reason": "read it", "docid": "caffeine"})),
         text(
             "Explanation: Caffeine cut total sleep time by over an hour [caffeine]. Olive oil helps [diet]. "
             "Exact Answer: more than one hour Confidence: 80%"
         ),
     )
-    run = llm_run(library, fake_openai)
+    run = llm_run(library, fake_openai, system="pi_serini")
     execute_run(run.pk)
     run.refresh_from_db()
     assert run.status == Run.Status.ANSWERED, run.error
@@ -154,6 +145,30 @@ def test_the_llm_planner_uses_tools_and_keeps_only_delivered_citations(library, 
     assert run.answer["dropped_citations"] == 1  # [diet] was never delivered
     assert [c.span.document.docid for c in run.citations.all()] == ["caffeine"]
     assert run.calls == 3 and run.model_calls.count() == 3
+    assert_consistent(run)
+
+
+def test_request_evidence_hands_system_one_spans_to_the_llm(library, fake_openai):
+    fake_openai.queue(
+        tool_calls(
+            (
+                "request_evidence",
+                {
+                    "reason": "read both",
+                    "docids": ["caffeine", "nowhere"],
+                    "sub_questions": ["How much does caffeine reduce total sleep time?"],
+                },
+            )
+        ),
+        text("Explanation: See the study [caffeine]. Exact Answer: an hour Confidence: 60%"),
+    )
+    run = llm_run(library, fake_openai)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    tool_output = fake_openai.requests[-1].body["messages"][-1]["content"]
+    assert "Unknown docids (not in this collection): nowhere" in tool_output
+    assert run.judgments.filter(document__docid="caffeine").exists()
+    assert "caffeine" in run.trajectory["inspected"]
     assert_consistent(run)
 
 
