@@ -164,6 +164,11 @@ class Qasper:
         """
         return {"answer_spans": 1}
 
+    def reference(self, question: EvalQuestion) -> str:
+        """Return the reference answers for an answer judge (annotators' answers, 'or'-joined)."""
+        answers = list(dict.fromkeys(ref["answer"] for ref in question.gold["references"]))
+        return " OR ".join(answers)
+
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         answer = run.answer.get("exact_answer") or ""
         paragraphs = evidence_paragraphs(cited_spans(run))
@@ -223,6 +228,9 @@ class HotpotQA:
         return {
             "judge_heads": {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
         }
+
+    def reference(self, question: EvalQuestion) -> str:
+        return str(self.raw[question.gold["index"]]["answer"])
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         example = self.raw[question.gold["index"]]

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ..agent.loop import execute_run
 from ..models import Evaluation, EvaluationItem, Run
+from .answer_judge import agreement
 from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
 from .failures import STAGES, failure_stage, funnel_recall
 from .metrics import prf_from_counts
@@ -60,19 +61,48 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
     run.refresh_from_db()
     metrics = bench.score(question, run)
     relevant = metrics.pop("relevant", [])
+    if evaluation.config.get("answer_judge") and bench.name != "scifact":
+        metrics["judged_correct"] = judge_run(evaluation, bench, question, run)
     metrics.update(
         {
             "run": run.pk,
             "status": run.status,
             "latency_s": round(latency, 4),
             "calls": run.calls,
-            "cost_usd": run.spent_usd,
+            # The run's own model calls plus the answer judge's, all recorded on the run.
+            "cost_usd": round(sum(run.model_calls.values_list("cost_usd", flat=True)) or run.spent_usd, 6),
             "funnel": funnel_recall(run.trajectory, relevant),
             "failure_stage": failure_stage(run.trajectory, relevant, correct(bench.name, metrics)),
         }
     )
     EvaluationItem.objects.create(evaluation=evaluation, qid=question.qid, run=run, metrics=metrics)
     return metrics
+
+
+def judge_run(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
+    """Ask the configured LLM judge whether the run's answer is right; its calls are recorded on the run."""
+    from ..agent.llm import make_client
+    from ..agent.llm.recording import DjangoRecorder
+    from .answer_judge import judge_answer
+
+    options = evaluation.config["answer_judge"]
+    recorder = DjangoRecorder(run_id=run.pk)
+    source = options.get("replay_of_evaluation")
+    if source:
+        original = EvaluationItem.objects.filter(evaluation_id=source, qid=question.qid).first()
+        if original is None or original.run_id is None:
+            raise ValueError(f"evaluation {source} has no recorded judge call for question {question.qid}")
+        client = make_client("replay", source=DjangoRecorder(source_run_id=original.run_id), recorder=recorder)
+    else:
+        client = make_client(
+            "openai",
+            recorder=recorder,
+            base_url=options.get("base_url") or settings.OPENAI_BASE_URL,
+            api_key=settings.OPENAI_API_KEY or None,
+        )
+    answer = run.answer or {}
+    response = f"Explanation: {answer.get('explanation', '')}\nExact Answer: {answer.get('exact_answer', '')}"
+    return judge_answer(client, options["model"], question.question, response, bench.reference(question)).correct
 
 
 def _emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
@@ -129,6 +159,8 @@ def evaluate(
             out.flush()
     items = [item.metrics for item in evaluation.items.filter(qid__in=[q.qid for q in questions])]
     summary = summarize(bench.name, items)
+    if config.get("answer_judge") and bench.name != "scifact":
+        summary.update(agreement([i.get("judged_correct") for i in items], [correct(bench.name, i) for i in items]))
     summary.update(
         {
             "benchmark": bench.name,

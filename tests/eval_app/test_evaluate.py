@@ -100,3 +100,40 @@ def test_it_exports_trec_and_browsecomp_run_files(capsys, shared_data, tmp_path)
     assert run["tool_call_counts"]["search"] >= 1
     if run["status"] == "completed":
         assert run["result"][-1]["type"] == "output_text"
+
+
+def test_an_answer_judge_reports_accuracy_and_agreement_and_replays_without_a_server(capsys, shared_data):
+    from tests.agent.fake_openai import FakeOpenAI, text
+
+    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+    with FakeOpenAI() as server:
+        server.default = text("extracted_final_answer: x\nreasoning: same\ncorrect: yes")
+        judged = evaluate(
+            capsys,
+            "qasper",
+            "--data",
+            data,
+            "--system",
+            "single_pass",
+            "--answer-judge",
+            "gpt-4o-mini",
+            "--judge-base-url",
+            server.base_url,
+        )
+        assert len(server.requests) == 4
+        assert "[correct_answer]" in server.requests[0].body["messages"][0]["content"]
+    assert judged["judged_accuracy"] == 1.0 and judged["judged"] == 4
+    assert 0.0 <= judged["judge_agreement"] <= 1.0
+    replayed = evaluate(
+        capsys,
+        "qasper",
+        "--data",
+        data,
+        "--system",
+        "single_pass",
+        "--answer-judge",
+        "gpt-4o-mini",
+        "--judge-replay-of",
+        str(judged["evaluation"]),
+    )
+    assert replayed["judged_accuracy"] == 1.0 and replayed["judge_agreement"] == judged["judge_agreement"]

@@ -38,6 +38,20 @@ class Command(BaseCommand):
         parser.add_argument("--budget", type=float, default=None, help="time budget per question, seconds")
         parser.add_argument("--owner", default=None)
         parser.add_argument("--fresh", action="store_true", help="start a new evaluation instead of resuming")
+        parser.add_argument(
+            "--answer-judge",
+            default=None,
+            metavar="MODEL",
+            help="judge answers with this OpenAI-compatible model (OPENAI_BASE_URL, OPENAI_API_KEY)",
+        )
+        parser.add_argument("--judge-base-url", default=None, help="base URL of the answer judge's endpoint")
+        parser.add_argument(
+            "--judge-replay-of",
+            type=int,
+            default=None,
+            metavar="EVAL",
+            help="replay the answer judge's recorded calls of evaluation EVAL (no key needed)",
+        )
 
     def handle(self, *args, **options) -> None:
         bench = self._benchmark(options)
@@ -52,6 +66,12 @@ class Command(BaseCommand):
             config["budget_s"] = options["budget"]
         if options["offset"]:
             config["offset"] = options["offset"]
+        if options["answer_judge"]:
+            config["answer_judge"] = {
+                "model": options["answer_judge"],
+                "base_url": options["judge_base_url"],
+                "replay_of_evaluation": options["judge_replay_of"],
+            }
         questions = bench.questions()
         if options["offset"]:
             bench.questions = lambda: questions[options["offset"] :]  # type: ignore[method-assign]
