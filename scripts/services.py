@@ -41,9 +41,7 @@ def fail(message: str) -> None:
 def package_dir(name: str) -> Path:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise ServiceError(
-            f"The Python package '{name}' is missing: run `make setup` to install the requirements."
-        )
+        raise ServiceError(f"The Python package '{name}' is missing: run `make setup` to install the requirements.")
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -145,9 +143,7 @@ def pg_up() -> None:
             # Test clusters are thrown away: durability costs time and buys nothing there.
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         started = subprocess.run(
-            as_pg_user(
-                [pg_bin("pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"]
-            ),
+            as_pg_user([pg_bin("pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"]),
             capture_output=True,
             text=True,
         )
@@ -204,9 +200,7 @@ def pg_down() -> None:
     if not pg_running(data):
         print("postgres: not running")
         return
-    subprocess.run(
-        as_pg_user([pg_bin("pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]), capture_output=True
-    )
+    subprocess.run(as_pg_user([pg_bin("pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]), capture_output=True)
     print("postgres: stopped")
 
 
@@ -217,9 +211,7 @@ def check_database_url(url: str) -> None:
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
             conn.execute("SELECT 1")
-            has_vector = conn.execute(
-                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
-            ).fetchone()
+            has_vector = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
     except psycopg.Error as error:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ServiceError(

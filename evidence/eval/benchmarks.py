@@ -13,7 +13,7 @@ from ..ingest.parsers import parse_file
 from ..ingest.store import store_documents, text_sha256
 from ..models import Collection, Document, Region, Run
 from ..retrieval import index_store
-from .metrics import ndcg_at_k, recall_at_k
+from .metrics import f1_at_k, ndcg_at_k, recall_at_k
 from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores
 from .metrics_qasper import qasper_question_scores, reference_from_answer
 from .metrics_scifact import claim_rationale_counts
@@ -117,6 +117,12 @@ class SciFact:
             "recall@1000": recall_at_k(ranking, cited, 1000),
             "relevant": sorted(cited),
         }
+        # The ranking task (JevGPT A.2): gains 3 for abstracts with rationale evidence, 1 for the claim's other
+        # cited abstracts, 0 otherwise; F1@20 over a fixed denominator of 20.
+        graded = {docid: 3.0 if docid in question.gold["evidence"] else 1.0 for docid in cited}
+        graded.update({str(docid): 3.0 for docid in question.gold["evidence"]})
+        metrics["ranking_ndcg@20"] = ndcg_at_k(ranking, graded, 20)
+        metrics["f1@20"] = f1_at_k(ranking, graded, 20)
         predicted = set()
         for span in cited_spans(run, delivered=True):
             region = Region.objects.filter(document=span.document, kind="sentence", start=span.start).first()

@@ -9,7 +9,7 @@ from .failures import STAGES
 from .stats import paired_bootstrap, sign_test
 
 METRICS = {
-    "scifact": ("ndcg@10", "ndcg@20", "recall@100", "recall@1000"),
+    "scifact": ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20"),
     "qasper": ("answer_f1", "evidence_f1"),
     "hotpotqa": ("em", "f1", "sp_f1"),
 }

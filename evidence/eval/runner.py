@@ -183,7 +183,7 @@ def summarize(benchmark: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     if not items:
         return summary
     if benchmark == "scifact":
-        for key in ("ndcg@10", "ndcg@20", "recall@100", "recall@1000"):
+        for key in ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20"):
             summary[key] = round(float(np.mean([item[key] for item in items])), 4)
         correct_, retrieved, relevant = (sum(item["rationale_counts"][i] for item in items) for i in range(3))
         prf = prf_from_counts(correct_, retrieved, relevant)

@@ -137,3 +137,36 @@ def test_an_answer_judge_reports_accuracy_and_agreement_and_replays_without_a_se
         str(judged["evaluation"]),
     )
     assert replayed["judged_accuracy"] == 1.0 and replayed["judge_agreement"] == judged["judge_agreement"]
+
+
+def test_it_evaluates_scifact_with_ranking_and_rationale_metrics(capsys, shared_data, tmp_path):
+    corpus_lines = (shared_data / "scifact" / "corpus.jsonl").read_text().splitlines()
+    claims = json.loads((shared_data / "scifact" / "claims_train.json").read_text())
+    kept = {json.loads(line)["doc_id"] for line in corpus_lines[:120]}
+    small = [c for c in claims if c["cited_doc_ids"] and set(c["cited_doc_ids"]) <= kept][:3]
+    assert small, "the first 120 abstracts are cited by some claims"
+    (tmp_path / "corpus.jsonl").write_text("\n".join(corpus_lines[:120]) + "\n")
+    (tmp_path / "claims.json").write_text(json.dumps(small))
+    summary = evaluate(
+        capsys,
+        "scifact",
+        "--corpus",
+        str(tmp_path / "corpus.jsonl"),
+        "--claims",
+        str(tmp_path / "claims.json"),
+        "--system",
+        "dual",
+    )
+    for key in (
+        "ndcg@10",
+        "ndcg@20",
+        "recall@100",
+        "recall@1000",
+        "ranking_ndcg@20",
+        "f1@20",
+        "rationale_precision",
+        "rationale_recall",
+        "rationale_f1",
+    ):
+        assert 0.0 <= summary[key] <= 1.0, key
+    assert summary["recall@1000"] > 0.5
