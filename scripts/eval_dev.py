@@ -54,9 +54,10 @@ def render(results: list[dict], commit: str) -> str:
     for row in results:
         by_bench.setdefault(row["benchmark"], []).append(row)
     common = ["p50_s", "p95_s", "calls_per_question", "cost_usd"]
+    commits = ", ".join(f"{bench} at `{rows[0].get('commit') or commit}`" for bench, rows in by_bench.items())
     parts = [
-        f"Latest `make eval` at commit `{commit}` ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC), offline planner, "
-        "local judge, no API key. Each row is `manage.py evaluate ...` (the command is listed under the tables).",
+        f"Latest `make eval` ({commits}; rendered {datetime.now(UTC):%Y-%m-%d %H:%M} UTC), offline planner, "
+        "local judge, no API key. Each row is `manage.py evaluate ...` (the commands are listed under the tables).",
     ]
     if "qasper" in by_bench:
         parts += [
@@ -88,6 +89,8 @@ def render(results: list[dict], commit: str) -> str:
                     "ndcg@10",
                     "recall@100",
                     "recall@1000",
+                    "ranking_ndcg@20",
+                    "f1@20",
                     "rationale_precision",
                     "rationale_recall",
                     "rationale_f1",
@@ -100,6 +103,11 @@ def render(results: list[dict], commit: str) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--render"]:
+        # Re-render the README from the latest results without running anything.
+        results = json.loads((ROOT / "artifacts" / "eval" / "results.json").read_text())
+        write(results, results[0].get("commit") or "")
+        return
     only = set(sys.argv[1:])
     results = [evaluate(b, s, extra) for b, s, extra in CASES if not only or b in only]
     previous = ROOT / "artifacts" / "eval" / "results.json"
@@ -110,6 +118,13 @@ def main() -> None:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
+    for row in results:
+        row.setdefault("commit", commit)
+    write(results, commit)
+
+
+def write(results: list[dict], commit: str) -> None:
+    """Write artifacts/eval/results.{md,json} and the README's Results section."""
     text = render(results, commit)
     out = ROOT / "artifacts" / "eval"
     out.mkdir(parents=True, exist_ok=True)
