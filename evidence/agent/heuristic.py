@@ -21,8 +21,9 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
     embedder = get_embedder()
     missing = [i for i, block in enumerate(blocks) if block.vector is None]
     fresh = embedder.embed([blocks[i].text for i in missing]) if missing else np.zeros((0, 384), np.float32)
+    fresh_row = {block_index: row for row, block_index in enumerate(missing)}
     vectors = np.stack(
-        [block.vector if block.vector is not None else fresh[missing.index(i)] for i, block in enumerate(blocks)]
+        [block.vector if block.vector is not None else fresh[fresh_row[i]] for i, block in enumerate(blocks)]
     )
     query_vector = embedder.embed([question])[0]
     cosines = vectors @ query_vector
