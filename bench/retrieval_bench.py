@@ -39,8 +39,8 @@ OKAPI = BM25Params(k1=0.9, b=0.4, variant="okapi")
 
 
 def emit(**fields: object) -> None:
-    """Print one result line."""
-    print(json.dumps(fields), flush=True)
+    """Print one result line; `ndcg_at_10` is written `ndcg@10`, the key the reports use."""
+    print(json.dumps({key.replace("_at_", "@"): value for key, value in fields.items()}), flush=True)
 
 
 def peak_mb() -> float:
