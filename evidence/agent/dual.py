@@ -24,6 +24,7 @@ from .context import (
     unit_key,
 )
 from .fanout import localize_fanned_out
+from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, make_plan, refine_query
 
 RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task
@@ -37,6 +38,9 @@ def run_dual(ctx: RunContext) -> Outcome:
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
     if ctx.run.task == Run.Task.RANKING:
         return rank_dual(ctx, plan)
+    papers = scoped_papers(ctx) if ctx.config.get("paper_reader", True) else []
+    if papers:
+        return answer_in_papers(ctx, plan, papers)
     k = int(ctx.config.get("top_k", 10))
     queries, used = list(plan.queries), []
     rounds = 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..judge.localize import EvidenceSpan
-from ..judge.types import Unit
+from ..judge.types import Block, Unit
 from ..retrieval.analyzer import get_analyzer
 
 ANALYZE = get_analyzer("english")
@@ -16,17 +18,7 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
     blocks = [block for unit in units for block in unit.blocks]
     if not blocks:
         return []
-    from ..ingest.embedding import get_embedder
-
-    embedder = get_embedder()
-    missing = [i for i, block in enumerate(blocks) if block.vector is None]
-    fresh = embedder.embed([blocks[i].text for i in missing]) if missing else np.zeros((0, 384), np.float32)
-    fresh_row = {block_index: row for row, block_index in enumerate(missing)}
-    vectors = np.stack(
-        [block.vector if block.vector is not None else fresh[fresh_row[i]] for i, block in enumerate(blocks)]
-    )
-    query_vector = embedder.embed([question])[0]
-    cosines = vectors @ query_vector
+    cosines = question_cosines(question, blocks)
     terms = set(ANALYZE(question))
     overlap = np.array([len(terms & set(ANALYZE(block.text))) / max(1, len(terms)) for block in blocks])
     scores = np.clip(0.7 * cosines + 0.3 * overlap, 0.0, 1.0)
@@ -45,3 +37,17 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
         )
         for i in order
     ]
+
+
+def question_cosines(question: str, blocks: Sequence[Block]) -> np.ndarray:
+    """Return the MiniLM cosine of the question with each block (stored vectors, the rest embedded now)."""
+    from ..ingest.embedding import get_embedder
+
+    embedder = get_embedder()
+    missing = [i for i, block in enumerate(blocks) if block.vector is None]
+    fresh = embedder.embed([blocks[i].text for i in missing]) if missing else np.zeros((0, 384), np.float32)
+    fresh_row = {block_index: row for row, block_index in enumerate(missing)}
+    vectors = np.stack(
+        [block.vector if block.vector is not None else fresh[fresh_row[i]] for i, block in enumerate(blocks)]
+    )
+    return vectors @ embedder.embed([question])[0]

@@ -36,20 +36,7 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
         passage = passages.get((document.pk, ordinal)) if ordinal is not None else None
         start, end = (passage.start, passage.end) if passage else (0, len(document.text))
         inside = [r for r in regions.get(document.pk, []) if r.start < end and r.end > start]
-        blocks = tuple(
-            Block(
-                docid=document.docid,
-                start=region.start,
-                end=region.end,
-                text=document.text[region.start : region.end],
-                kind=block_kind,
-                label=region.label,
-                page=region.page,
-                position=region.ordinal,
-                vector=None if region.embedding is None else np.asarray(region.embedding, dtype=np.float32),
-            )
-            for region in inside
-        )
+        blocks = tuple(region_block(document, region) for region in inside)
         if not blocks:
             # A document without regions still gets judged: its passage is one block.
             blocks = (
@@ -66,6 +53,36 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
             )
         )
     return units
+
+
+def load_document_units(collection_id: int, docids: Sequence[str], block_kind: str = "paragraph") -> list[Unit]:
+    """Return one Unit per document holding all its regions of one kind, in text order (a whole paper)."""
+    documents = {doc.docid: doc for doc in Document.objects.filter(collection_id=collection_id, docid__in=list(docids))}
+    units: list[Unit] = []
+    for docid in docids:
+        document = documents.get(docid)
+        if document is None:
+            continue
+        regions = Region.objects.filter(document=document, kind=block_kind).order_by("ordinal")
+        blocks = tuple(region_block(document, r) for r in regions)
+        if blocks:
+            units.append(Unit(docid=docid, title=document.title, blocks=blocks))
+    return units
+
+
+def region_block(document: Document, region: Region) -> Block:
+    """Return a stored region as a judge Block with its exact text, section label, page and vector."""
+    return Block(
+        document.docid,
+        region.start,
+        region.end,
+        document.text[region.start : region.end],
+        region.kind,
+        region.label,
+        region.page,
+        region.ordinal,
+        None if region.embedding is None else np.asarray(region.embedding, dtype=np.float32),
+    )
 
 
 UnitRef = tuple[str, int, int, float | None, int | None]  # docid, start, end, score, rank
@@ -90,20 +107,8 @@ def load_units_by_ref(collection_id: int, refs: Sequence[UnitRef], block_kind: s
         regions = Region.objects.filter(document=document, kind=block_kind, start__lt=end, end__gt=start).order_by(
             "ordinal"
         )
-        blocks = tuple(
-            Block(
-                docid,
-                r.start,
-                r.end,
-                document.text[r.start : r.end],
-                block_kind,
-                r.label,
-                r.page,
-                r.ordinal,
-                None if r.embedding is None else np.asarray(r.embedding, dtype=np.float32),
-            )
-            for r in regions
-        ) or (Block(docid, start, end, document.text[start:end], "paragraph", "", document.page_at(start)),)
+        whole = Block(docid, start, end, document.text[start:end], "paragraph", "", document.page_at(start))
+        blocks = tuple(region_block(document, r) for r in regions) or (whole,)
         passage = Passage.objects.filter(document=document, start__lte=start, end__gt=start).first()
         vector = None if passage is None or passage.embedding is None else np.asarray(passage.embedding)
         units.append(Unit(docid=docid, title=document.title, blocks=blocks, score=score, rank=rank, vector=vector))

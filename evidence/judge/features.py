@@ -29,7 +29,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -165,19 +165,26 @@ def minmax(x: np.ndarray) -> np.ndarray:
 
 def bm25(goal_terms: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 0.9, b: float = 0.4) -> np.ndarray:
     """Return Lucene BM25 of the goal against each token list, idf over the lists themselves."""
+    return weighted_bm25(Counter(goal_terms), docs, k1, b)
+
+
+def weighted_bm25(
+    weights: Mapping[str, float], docs: Sequence[Sequence[str]], k1: float = 0.9, b: float = 0.4
+) -> np.ndarray:
+    """Return Lucene BM25 of weighted query terms against each token list, idf over the lists themselves."""
     n = len(docs)
     out = np.zeros(n)
-    if not n or not goal_terms:
+    if not n or not weights:
         return out
     counts = [Counter(d) for d in docs]
     lengths = np.array([len(d) for d in docs], dtype=float)
     norm = k1 * (1 - b + b * lengths / max(lengths.mean(), 1e-9))
-    for term, qtf in Counter(goal_terms).items():
+    for term, weight in weights.items():
         tf = np.array([c.get(term, 0) for c in counts], dtype=float)
         df = int(np.count_nonzero(tf))
         if df:
             idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-            out += qtf * idf * tf / (tf + norm)
+            out += weight * idf * tf / (tf + norm)
     return out
 
 

@@ -60,6 +60,30 @@ def test_each_offline_system_answers_with_delivered_citations(library, system):
     assert_consistent(run)
 
 
+PAPER_MD = (
+    b"# Robust sentiment models\n\n## Introduction\n\nSentiment models fail on noisy reviews, and we ask why.\n\n"
+    b"## Data\n\nWe collected 20,000 hotel reviews from TripAdvisor and annotated each one for sentiment.\n\n"
+    b"## Results\n\nOur model reaches 91.2 accuracy and outperforms every baseline.\n"
+)
+
+
+def test_a_run_scoped_to_one_paper_reads_its_paragraphs_by_section(library):
+    job = jobs.create_job(library, [("paper.md", PAPER_MD)])
+    for file_id in jobs.pending_file_ids(job):
+        jobs.process_file(file_id)
+    paper = library.documents.get(title="Robust sentiment models")
+    run = make_run(library, question="What dataset do they use?", config={"scope_docids": [paper.docid]})
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    cited = [c.span for c in run.citations.all()]
+    assert cited and all(span.document_id == paper.pk for span in cited)
+    assert "TripAdvisor" in cited[0].quote
+    assert "TripAdvisor" in run.answer["exact_answer"]
+    assert RunEvent.objects.filter(run=run, kind="paper_reading").exists()
+    assert_consistent(run)
+
+
 def test_a_question_with_nothing_to_find_ends_with_no_new_passages(library):
     run = make_run(library, "dual", question="Zyxwv qwertyuiop?")
     execute_run(run.pk)

@@ -24,6 +24,7 @@ PAYLOADS = {
     "steer": {"message": "submit now", "elapsed_s": 2.1},
     "citations_dropped": {"count": 2},
     "lead": {"docid": "d2", "priority": 0.5, "clues": ["a"]},
+    "paper_reading": {"papers": 1, "paragraphs": 40, "picked": 2},
 }
 
 

@@ -1,0 +1,72 @@
+"""Questions about one paper (or a few): System 1 reads every paragraph with the section-aware scorer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..judge.localize import EvidenceSpan
+from ..judge.paper import paragraph_scores, pick_paragraphs
+from ..judge.types import Unit
+from .context import SCOPED_PASSAGE_LIMIT, Outcome, RunContext, answer_from, search_hits
+from .planner import Plan
+from .units import load_document_units
+
+MIN_SECTIONS = 2  # a document whose paragraphs carry fewer section names is not read as a paper
+
+
+def scoped_papers(ctx: RunContext) -> list[Unit]:
+    """Return the run's scoped documents as whole papers (paragraphs with section names), else []."""
+    scope = ctx.tools.scope
+    if not scope or len(scope) > SCOPED_PASSAGE_LIMIT:
+        return []
+    units = load_document_units(ctx.run.collection_id, sorted(scope), "paragraph")
+    return [u for u in units if len({b.label for b in u.blocks if b.label}) >= MIN_SECTIONS]
+
+
+def z_confidence(scores: np.ndarray, index: int) -> float:
+    """Map a paragraph's z-score within its paper to (0, 1): a monotone display value, not a calibrated probability."""
+    sd = float(scores.std())
+    z = (float(scores[index]) - float(scores.mean())) / sd if sd > 1e-9 else 0.0
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+def read_paper(
+    question: str, question_vec: np.ndarray, paper: Unit, label_vecs: dict[str, np.ndarray]
+) -> list[EvidenceSpan]:
+    """Return the paper's evidence paragraphs for the question as spans (best first)."""
+    blocks = paper.blocks
+    labels = [b.label for b in blocks]
+    scores = paragraph_scores(
+        question, question_vec, [b.text for b in blocks], labels, np.stack([label_vecs[label] for label in labels])
+    )
+    return [
+        EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, z_confidence(scores, i), 1.0, question, "paragraph")
+        for i in pick_paragraphs(scores)
+        for b in [blocks[i]]
+    ]
+
+
+def answer_in_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
+    """Search (for the record), read each scoped paper's paragraphs, deliver the picks and answer from them."""
+    from ..ingest.embedding import get_embedder
+    from .dual import record_judgments
+
+    search_hits(ctx, plan.queries[0], "Search the scoped paper for the question's terms.")
+    ctx.trajectory.add("inspected", [paper.docid for paper in papers])
+    embedder = get_embedder()
+    question_vec = embedder.embed([plan.question])[0]
+    names = sorted({b.label for paper in papers for b in paper.blocks})
+    label_vecs = dict(zip(names, embedder.embed(names), strict=True))
+    spans: list[EvidenceSpan] = []
+    for paper in papers:
+        found = read_paper(plan.question, question_vec, paper, label_vecs)
+        record_judgments(
+            ctx, plan.question, [paper], {paper.docid: max((s.probability for s in found), default=0.0)}, found
+        )
+        spans.extend(found)
+    ctx.log(
+        "paper_reading", {"papers": len(papers), "paragraphs": sum(len(p.blocks) for p in papers), "picked": len(spans)}
+    )
+    ctx.deliver(sorted(spans, key=lambda s: -s.probability))
+    answer = answer_from(ctx, plan)
+    return Outcome("answered" if answer.citations else "no_new_passages", answer)
