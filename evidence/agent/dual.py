@@ -24,6 +24,7 @@ from .context import (
     unit_key,
 )
 from .fanout import localize_fanned_out
+from .multihop import answer_multihop, reads_multihop
 from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, make_plan, refine_query
 
@@ -38,6 +39,8 @@ def run_dual(ctx: RunContext) -> Outcome:
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
     if ctx.run.task == Run.Task.RANKING:
         return rank_dual(ctx, plan)
+    if reads_multihop(ctx):
+        return answer_multihop(ctx, plan)
     papers = scoped_papers(ctx) if ctx.config.get("paper_reader", True) else []
     if papers:
         return answer_in_papers(ctx, plan, papers)

@@ -226,10 +226,9 @@ class HotpotQA:
         ]
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
-        """Multi-hop questions: the multi-hop heads, fitted without this question."""
-        return {
-            "judge_heads": {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
-        }
+        """Multi-hop questions: the pair reader (judge/multihop.py) with heads fitted without this question."""
+        heads = {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
+        return {"reader": "multihop", "judge_heads": heads}
 
     def reference(self, question: EvalQuestion) -> str:
         return str(self.raw[question.gold["index"]]["answer"])

@@ -4,7 +4,8 @@ Heads are chosen by block kind (and can be overridden per judge):
   sentence  -> "sentence"  (fitted on SciFact rationale sentences, the first 80% of train claims)
   paragraph -> "paragraph" (fitted on QASPER dev evidence paragraphs; its figures are grouped CV)
   units (Score, and the `document` view of a unit) -> "document" (SciFact cited abstracts, top 100)
-`LocalJudge(heads={"sentence": "multihop"})` selects the HotpotQA-fitted sentence head for multi-hop QA.
+`LocalJudge(heads={"sentence": "multihop"})` selects the HotpotQA-fitted sentence head for multi-hop QA;
+  multihop  -> "multihop_sentence" (the pair reader's conditional sentence head, see multihop_support).
 Evaluations on the sets a head was fitted on use its cross-fitted fold heads: see folds.heads_for.
 A head reads the named subset of the feature columns it was fitted on (Head.select).
 """
@@ -19,9 +20,16 @@ import numpy as np
 
 from .features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES, block_features, unit_features
 from .heads import PARAMS_DIR, Head
+from .multihop import pair_features, select_support
 from .types import Block, ChoiceAnswer, ChoiceQuestion, NoulQuestion, ScoreAnswer, ScoreQuestion, Unit
 
-DEFAULT_HEADS = {"sentence": "sentence", "paragraph": "paragraph", "passage": "paragraph", "unit": "document"}
+DEFAULT_HEADS = {
+    "sentence": "sentence",
+    "paragraph": "paragraph",
+    "passage": "paragraph",
+    "unit": "document",
+    "multihop": "multihop_sentence",
+}
 Embed = Callable[[Sequence[str]], np.ndarray]
 
 
@@ -137,6 +145,32 @@ class LocalJudge:
         bvecs, uvecs = self.vectors(units)
         head = self.head(self.head_names["unit"])
         return head.predict(head.select(unit_features(goal, gvec, units, bvecs, uvecs), UNIT_FEATURES))
+
+    def multihop_support(
+        self, goal: str, units: Sequence[Unit], goal_vector: np.ndarray | None = None
+    ) -> dict[int, list[tuple[int, float]]]:
+        """Return {unit index: [(block index, probability)]} for a two-hop question over its candidate paragraphs.
+
+        The heads: `multihop` names the conditional sentence head; its meta names its unit and pair heads.
+        """
+        units = list(units)
+        if not units:
+            return {}
+        gvec = self.goal_vector(goal, goal_vector)
+        bvecs, uvecs = self.vectors(units)
+        sentence_head = self.head(self.head_names["multihop"])
+        unit_head = self.head(str(sentence_head.meta["unit_head"]))
+        pair_head = self.head(str(sentence_head.meta["pair_head"]))
+        logit = unit_head.raw(unit_head.select(unit_features(goal, gvec, units, bvecs, uvecs), UNIT_FEATURES))
+        pairs, static = pair_features(goal, gvec, units, uvecs)
+        x = block_features(goal, gvec, units, bvecs, uvecs)
+        _, probs, chosen = select_support(
+            pair_head, sentence_head, logit, pairs, static, x, [len(u.blocks) for u in units]
+        )
+        for u, p in probs.items():
+            for block, pb in zip(units[u].blocks, p, strict=True):
+                self._remember((sentence_head.name, goal, *block.key), float(pb))
+        return {u: [(b, float(probs[u][b])) for b in blocks] for u, blocks in chosen.items()}
 
     def _remember(self, key: tuple[str, str, str, int, int], p: float) -> None:
         self._memo[key] = p

@@ -88,7 +88,7 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
     )
     sent_table, sent_ece = reliability(p_sent, y)
     doc_table, doc_ece = reliability(doc_p, doc_y)
-    hotpot = Head.load("multihop", params).meta.get("cv", {})
+    hotpot = Head.load("multihop_sentence", params).meta.get("cv", {})
     qasper = Head.load("paragraph", params).meta.get("cv", {})
     targets = {
         "scifact_rationale_f1_held_out (>= 0.50)": sp.rationale_prf(picked[sp.DEFAULT_SELECTOR], gold)["rationale_f1"],

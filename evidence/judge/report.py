@@ -18,6 +18,7 @@ from .folds import FOLDS_FILE
 from .heads import PARAMS_DIR, Head
 from .local import stack_unit_probabilities
 from .metrics import ndcg_at, reliability, set_f1
+from .multihop import CONDITIONAL_FEATURES, PAIR_FEATURES, conditional_rows, pair_features, pair_rows, select_support
 
 QASPER_TOP = 2  # paragraphs selected per QASPER question
 HOTPOT_PARAGRAPHS = 2  # HotpotQA questions have two gold paragraphs
@@ -178,6 +179,99 @@ def _fit_multihop(tables: tuple[Any, ...], questions: np.ndarray, suffix: str, o
     return unit_head, head
 
 
+MULTIHOP_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+
+
+def _pair_tables(qs: devsets.QuestionSet) -> list[tuple[list[tuple[int, int]], np.ndarray, np.ndarray]]:
+    """Return per question: its unit pairs, their static pair features and labels (both paragraphs gold)."""
+    out = []
+    for qi, q in enumerate(qs.questions):
+        units = qs.units_for(qi)
+        _, uv = sp._arrays(units)
+        pairs, static = pair_features(q.text, qs.query_vecs[qi], units, uv)
+        gold = [bool(q.gold.get(u.docid)) for u in units]
+        out.append((pairs, static, np.array([int(gold[i] and gold[j]) for i, j in pairs])))
+    return out
+
+
+def _fit_multihop_pairs(
+    tables: tuple[Any, ...], pairs: list[Any], questions: np.ndarray, suffix: str, out: Path
+) -> tuple[Head, Head]:
+    """Fit the pair and conditional sentence heads on a subset of HotpotQA questions; save both.
+
+    The unit head they read is `multihop_unit{suffix}`, fitted on the same questions by _fit_multihop.
+
+    Pair and sentence heads read out-of-fold unit logits (oof_predictions over these questions), as
+    they will read a unit head that was not fitted on the question at run time. The sentence head is
+    fitted on the sentences of the two gold paragraphs (each with the other as partner); its threshold
+    is the one with the best out-of-fold sp F1 on those pairs.
+    """
+    ux, uy, ug, bx, by, bg, keys, sizes = tables
+    sizes = np.asarray(sizes)
+    questions = np.sort(questions)
+    um = np.isin(ug, questions)
+    fitted_on = "hotpotqa dev 30 (all)" if not suffix else f"hotpotqa dev 30 without fold {suffix[5:]}"
+    oof = oof_predictions(ux[um], uy[um], ug[um], "logistic", 0.1)
+    logit = {qi: oof[ug[um] == qi] for qi in questions}
+    px = np.concatenate([pair_rows(logit[qi], pairs[qi][0], pairs[qi][1]) for qi in questions])
+    py = np.concatenate([pairs[qi][2] for qi in questions])
+    pg = np.concatenate([np.full(len(pairs[qi][2]), qi) for qi in questions])
+    pair_head, _ = fit_head(
+        f"multihop_pair{suffix}",
+        PAIR_FEATURES,
+        px,
+        py,
+        pg,
+        "logistic",
+        c=0.1,
+        meta={"fitted_on": fitted_on, "unit_head": f"multihop_unit{suffix}"},
+    )
+    pair_head.save(out)
+    cols = [BLOCK_FEATURES.index(n) for n in MULTIHOP_FEATURES]
+    sx, sy, sg, skey = [], [], [], []
+    for qi in questions:
+        qb = bg == qi
+        starts = np.concatenate([[0], np.cumsum(sizes[ug == qi])])
+        gold = np.flatnonzero(uy[ug == qi])
+        if len(gold) != 2:
+            continue
+        xq, yq = bx[qb][:, cols], by[qb]  # cols: MULTIHOP_FEATURES
+        kq = [keys[i] for i in np.flatnonzero(qb)]
+        for u, partner in ((gold[0], gold[1]), (gold[1], gold[0])):
+            s, e = starts[u], starts[u + 1]
+            sx.append(conditional_rows(xq[s:e], logit[qi][u], logit[qi][partner]))
+            sy.append(yq[s:e])
+            sg.append(np.full(e - s, qi))
+            skey += kq[s:e]
+    sx, sy, sg = np.concatenate(sx), np.concatenate(sy), np.concatenate(sg)
+    sent_head, soof = fit_head(
+        f"multihop_sentence{suffix}",
+        [*MULTIHOP_FEATURES, *CONDITIONAL_FEATURES],
+        sx,
+        sy,
+        sg,
+        "logistic",
+        c=0.1,
+        meta={"fitted_on": fitted_on, "unit_head": f"multihop_unit{suffix}", "pair_head": f"multihop_pair{suffix}"},
+    )
+    f1 = {}
+    for t in MULTIHOP_THRESHOLDS:
+        scores = []
+        for qi in np.unique(sg):
+            idx = np.flatnonzero(sg == qi)
+            pred = set()
+            for doc in {skey[i][1] for i in idx}:
+                d_idx = [i for i in idx if skey[i][1] == doc]
+                pred |= {(doc, skey[i][2]) for i in d_idx if soof[i] >= t}
+                pred.add((doc, skey[max(d_idx, key=lambda i: soof[i])][2]))
+            scores.append(set_f1(pred, {(skey[i][1], skey[i][2]) for i in idx if sy[i]}))
+        f1[t] = round(float(np.mean(scores)), 4)
+    sent_head.meta["threshold"] = max(f1, key=f1.__getitem__)  # first best: chosen on out-of-fold fit predictions
+    sent_head.meta["cv_sp_f1_gold_pairs_by_threshold"] = f1
+    sent_head.save(out)
+    return pair_head, sent_head
+
+
 def fit_hotpotqa(out: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """Fit the multi-hop heads on HotpotQA dev 30 plus one pair per fold; return (CV report, question -> fold).
 
@@ -209,7 +303,41 @@ def fit_hotpotqa(out: Path) -> tuple[dict[str, Any], dict[str, int]]:
     full = Head.load("multihop", out)
     full.meta["cv"] = result
     full.save(out)
+    result["pairs"] = fit_hotpotqa_pairs(qs, tables, fold_of, out)
     return result, {qs.questions[qi].id: f for qi, f in fold_of.items()}
+
+
+def fit_hotpotqa_pairs(
+    qs: devsets.QuestionSet, tables: tuple[Any, ...], fold_of: dict[int, int], out: Path
+) -> dict[str, Any]:
+    """Fit the pair reader's heads on all questions and per fold; return its CV sp F1 and pair accuracy.
+
+    Needs the multihop_unit heads (all questions and per fold) that fit_hotpotqa has just saved.
+    """
+    ux, _, ug, bx, _, bg, _, sizes = tables
+    sizes_a = np.asarray(sizes)
+    pairs = _pair_tables(qs)
+    _fit_multihop_pairs(tables, pairs, np.arange(len(qs.questions)), "", out)
+    f1s, hits = [], []
+    for k in range(HOTPOT_FOLDS):
+        test = np.array([qi for qi, f in fold_of.items() if f == k])
+        rest = np.setdiff1d(np.arange(len(qs.questions)), test)
+        pair_head, sent_head = _fit_multihop_pairs(tables, pairs, rest, f"_fold{k}", out)
+        unit_head = Head.load(f"multihop_unit_fold{k}", out)
+        for qi in test:
+            q, um, bm = qs.questions[qi], ug == qi, bg == qi
+            (i, j), _, chosen = select_support(
+                pair_head, sent_head, unit_head.raw(ux[um]), pairs[qi][0], pairs[qi][1], bx[bm], sizes_a[um]
+            )
+            hits.append(bool(q.gold[q.docids[i]]) and bool(q.gold[q.docids[j]]))
+            units = qs.units_for(qi)
+            pred = {(units[u].docid, units[u].blocks[b].position) for u, bs in chosen.items() for b in bs}
+            f1s.append(set_f1(pred, {(d, s) for d, ss in q.gold.items() for s in ss}))
+    result = {"sp_f1_cv": round(float(np.mean(f1s)), 4), "pair_accuracy_cv": round(float(np.mean(hits)), 4)}
+    full = Head.load("multihop_sentence", out)
+    full.meta["cv"] = result
+    full.save(out)
+    return result
 
 
 def hotpot_sp_f1(
@@ -324,7 +452,7 @@ def write_fold_manifest(out: Path, hotpot: dict[str, int], qasper: dict[str, int
         "hotpotqa": {
             "by": "question",
             "folds": dict(sorted(hotpot.items())),
-            "heads": {"sentence": "multihop_fold{k}"},
+            "heads": {"sentence": "multihop_fold{k}", "multihop": "multihop_sentence_fold{k}"},
         },
         "qasper": {
             "by": "paper",

@@ -84,6 +84,18 @@ def test_a_run_scoped_to_one_paper_reads_its_paragraphs_by_section(library):
     assert_consistent(run)
 
 
+def test_the_pair_reader_cites_sentences_of_at_most_two_documents(library):
+    run = make_run(library, config={"reader": "multihop", "judge_heads": {"sentence": "multihop"}})
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    cited = {c.span.document.docid for c in run.citations.all()}
+    assert 1 <= len(cited) <= 2
+    event = RunEvent.objects.get(run=run, kind="paragraph_pair")
+    assert set(event.payload["docids"]) == cited
+    assert_consistent(run)
+
+
 def test_a_question_with_nothing_to_find_ends_with_no_new_passages(library):
     run = make_run(library, "dual", question="Zyxwv qwertyuiop?")
     execute_run(run.pk)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # fake_*.py servers import as plain modules
@@ -21,6 +23,16 @@ from evidence.judge.types import (
 )
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def fake_embed(texts: Sequence[str]) -> np.ndarray:
+    """Embed by hashed bag of words (no ONNX model in unit tests)."""
+    out = np.zeros((len(texts), 384), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in text.lower().split():
+            out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % 384] += 1.0
+        out[i] /= max(float(np.linalg.norm(out[i])), 1e-9)
+    return out
 
 
 def make_unit(docid: str, sentences: Sequence[str], score: float | None = None, rank: int | None = None) -> Unit:

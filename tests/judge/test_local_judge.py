@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
-from conftest import make_unit
+from conftest import fake_embed, make_unit
 
 from evidence.judge.features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES
 from evidence.judge.heads import PARAMS_DIR, Head
 from evidence.judge.local import LocalJudge, grade_distribution
+from evidence.judge.multihop import CONDITIONAL_FEATURES, PAIR_FEATURES
 from evidence.judge.types import ChoiceQuestion, Judge, NoulQuestion, ScoreQuestion
 
-HEADS = ("sentence", "document", "paragraph", "multihop", "multihop_unit")
-
-
-def fake_embed(texts: Sequence[str]) -> np.ndarray:
-    """Embed by hashed bag of words (no ONNX model in unit tests)."""
-    out = np.zeros((len(texts), 384), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for word in text.lower().split():
-            out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % 384] += 1.0
-        out[i] /= max(float(np.linalg.norm(out[i])), 1e-9)
-    return out
+HEADS = ("sentence", "document", "paragraph", "multihop", "multihop_unit", "multihop_pair", "multihop_sentence")
 
 
 UNITS = [
@@ -85,7 +73,12 @@ def test_heads_are_small_calibrated_and_monotone(name: str) -> None:
     head = Head.load(name)
     assert (PARAMS_DIR / f"{name}.json").stat().st_size < 1_000_000
     assert head.platt[0] > 0  # calibration keeps the order of raw scores
-    expected = UNIT_FEATURES if name in {"document", "multihop_unit"} else (*BLOCK_FEATURES, *STACKED_FEATURES)
+    expected = {
+        "document": UNIT_FEATURES,
+        "multihop_unit": UNIT_FEATURES,
+        "multihop_pair": PAIR_FEATURES,
+        "multihop_sentence": (*BLOCK_FEATURES, *CONDITIONAL_FEATURES),
+    }.get(name, (*BLOCK_FEATURES, *STACKED_FEATURES))
     assert head.features == [n for n in expected if n in head.features]  # a subset, in the features' order
     x = np.random.default_rng(0).normal(size=(200, len(head.features)))
     raw, p = head.raw(x), head.predict(x)

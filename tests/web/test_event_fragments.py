@@ -25,6 +25,7 @@ PAYLOADS = {
     "citations_dropped": {"count": 2},
     "lead": {"docid": "d2", "priority": 0.5, "clues": ["a"]},
     "paper_reading": {"papers": 1, "paragraphs": 40, "picked": 2},
+    "paragraph_pair": {"docids": ["d1", "d2"], "sentences": 3},
 }
 
 
