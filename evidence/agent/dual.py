@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
@@ -27,7 +28,9 @@ from .fanout import localize_fanned_out
 from .multihop import answer_multihop, reads_multihop
 from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, make_plan, refine_query
+from .units import load_document_units
 
+WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (SciFact abstracts: median 9)
 RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task
 EVIDENCE_DOCS = 3  # and localizes evidence in the top 3
 
@@ -156,6 +159,27 @@ def record_judgments(
         )
 
 
+def whole_documents(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
+    """Return each hit's whole document as one unit when it is short (an abstract split in passages), else its passage.
+
+    The sentence head was fitted on whole abstracts: positions, the unit's length and its vector describe
+    the abstract, not the passage a search happened to rank first.
+    """
+    passages = {u.docid: u for u in ctx_units(ctx, hits)}
+    kind = str(ctx.config.get("block_kind", "sentence"))
+    whole = {u.docid: u for u in load_document_units(ctx.run.collection_id, [h.docid for h in hits], kind)}
+    units = []
+    for rank, hit in enumerate(hits, start=1):
+        unit, passage = whole.get(hit.docid), passages.get(hit.docid)
+        if passage is not None and (unit is None or [b.key for b in unit.blocks] == [b.key for b in passage.blocks]):
+            units.append(passage)  # the passage is the whole document, and it has a stored vector
+        elif unit is not None and len(unit.blocks) <= WHOLE_DOCUMENT_BLOCKS:
+            units.append(replace(unit, score=hit.score, rank=rank))
+        elif passage is not None:
+            units.append(passage)
+    return units
+
+
 def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     """Ranking task: System 1 grades the top 100 (relevance assessment), then localizes evidence in the top 3."""
     hits = search_hits(ctx, plan.queries[0], "Search for documents relevant to the topic.")
@@ -168,7 +192,7 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     by_docid = {h.docid: h for h in ranked_hits}
     # Evidence for the top documents: the judge's sentence head expects System 1's p_d as the unit score.
     top = [Hit(d, relevance.p(d) or 0.0, by_docid[d].passage) for d in order[:EVIDENCE_DOCS] if d in by_docid]
-    top_units = ctx_units(ctx, top)
+    top_units = whole_documents(ctx, top)
     request_evidence(ctx, plan, top_units, options=ctx.config.get("localize") or {})
     tail = [{"docid": h.docid, "p": 0.0} for h in hits[RERANK_DEPTH:]]
     answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
