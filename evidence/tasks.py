@@ -93,13 +93,30 @@ def judge_batch(
     judge_spec: dict[str, Any], collection_id: int, goal: str, refs: list[list[Any]], options: dict[str, Any]
 ) -> dict[str, Any]:
     """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
+    from .agent.fanout import judge_batch_locally
+
+    block_kind = str(judge_spec.get("block_kind", "sentence"))
+    return judge_batch_locally(_judge_for(judge_spec), block_kind, collection_id, goal, refs, options)
+
+
+def _judge_for(judge_spec: dict[str, Any]) -> Any:
+    """Return the worker's judge for a spec, built once per process (heads are loaded once)."""
     import json
 
-    from .agent.fanout import judge_batch_locally
     from .agent.loop import make_judge
 
     key = json.dumps(judge_spec, sort_keys=True)
     if key not in _judges:
         _judges[key] = make_judge(judge_spec)
+    return _judges[key]
+
+
+@shared_task(name="evidence.mine_leads", track_started=True)
+def mine_leads(
+    judge_spec: dict[str, Any], collection_id: int, question: str, refs: list[list[Any]], clues: list[str]
+) -> list[list[Any]]:
+    """Mine leads for a question's clues in one batch of units (evidence mining, run in the background)."""
+    from .agent.background import mine_locally
+
     block_kind = str(judge_spec.get("block_kind", "sentence"))
-    return judge_batch_locally(_judges[key], block_kind, collection_id, goal, refs, options)
+    return mine_locally(_judge_for(judge_spec), block_kind, collection_id, question, refs, clues)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
 from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
-from ..judge.mining import mine_qa
+from ..judge.mining import K_MINING, can_start_batch
 from ..judge.relevance import assess_relevance
 from ..judge.types import Unit
 from ..models import Run
 from ..retrieval.types import Hit
 from .answer import compose_extractive
+from .background import MiningBatch, start_mining
 from .context import (
     MAX_ROUNDS,
     SUPPORTED,
@@ -51,6 +53,7 @@ def run_dual(ctx: RunContext) -> Outcome:
     queries, used = list(plan.queries), []
     rounds = 0
     first_hits: list[Hit] = []
+    mining: list[MiningBatch] = []
     while queries and rounds < MAX_ROUNDS + 1:
         if ctx.clock.steer_due:
             break
@@ -61,14 +64,18 @@ def run_dual(ctx: RunContext) -> Outcome:
         first_hits = first_hits or hits
         candidates = [u for u in read_top(ctx, hits, 3 * k, query) if unit_key(u) not in ctx.judged][:k]
         request_evidence(ctx, plan, candidates)
-        if ctx.clock.seconds_to_steer() >= 45:
-            # Evidence mining: System 1 reads the next units for the question's clues (JevGPT 3.3).
-            mining_units = [u for u in ctx_units(ctx, hits[k : k + 60]) if unit_key(u) not in ctx.judged]
-            leads = mine_qa(ctx.judge, plan.question, mining_units, clues=plan.clues)
-            ctx.trajectory.add("inspected", [u.docid for u in mining_units])
-            for lead in leads:
-                ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
-            request_evidence(ctx, plan, ctx_units(ctx, [Hit(lead.docid, lead.priority) for lead in leads]))
+        if can_start_batch(ctx.clock.seconds_to_steer()):
+            # Evidence mining: System 1 reads the next units for the question's clues (JevGPT 3.3) in the
+            # background; its leads enter the research history when the loop next looks.
+            mining_units = [u for u in ctx_units(ctx, hits[k : k + K_MINING]) if unit_key(u) not in ctx.judged]
+            if mining_units:
+                ctx.trajectory.add("inspected", [u.docid for u in mining_units])
+                mining.append(
+                    start_mining(
+                        ctx.judge, ctx.judge_spec, ctx.run.collection_id, plan.question, mining_units, plan.clues
+                    )
+                )
+        harvest_leads(ctx, plan, mining, wait=False)
         if any(s.probability >= SUPPORTED for s in ctx.delivered) and rounds >= 1 and not queries:
             break
         if not queries and rounds < MAX_ROUNDS:
@@ -77,6 +84,7 @@ def run_dual(ctx: RunContext) -> Outcome:
             )
             if refined and not any(s.probability >= SUPPORTED for s in ctx.delivered):
                 queries.append(refined)
+    harvest_leads(ctx, plan, mining, wait=True)
     if not ctx.delivered and first_hits:
         # System 1 found nothing above its threshold: System 2 reads the best candidates itself, and the
         # answer carries the lower confidence of that plain reading.
@@ -86,6 +94,18 @@ def run_dual(ctx: RunContext) -> Outcome:
     if answer.citations:
         return Outcome("answered", answer)
     return Outcome("round_cap" if rounds > MAX_ROUNDS else "no_new_passages", answer)
+
+
+def harvest_leads(ctx: RunContext, plan: Plan, mining: list[MiningBatch], wait: bool) -> None:
+    """Take finished mining batches (all of them when wait, bounded by the clock) and judge their leads."""
+    deadline = time.monotonic() + max(0.0, ctx.clock.seconds_to_steer())
+    for batch in [b for b in mining if wait or b.ready()]:
+        mining.remove(batch)
+        leads, source = batch.take(deadline)
+        ctx.log("mining", {"leads": len(leads), "mined": source})
+        for lead in leads:
+            ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
+        request_evidence(ctx, plan, ctx_units(ctx, [Hit(lead.docid, lead.priority) for lead in leads]))
 
 
 def request_evidence(

@@ -26,6 +26,7 @@ PAYLOADS = {
     "lead": {"docid": "d2", "priority": 0.5, "clues": ["a"]},
     "paper_reading": {"papers": 1, "paragraphs": 40, "picked": 2},
     "paragraph_pair": {"docids": ["d1", "d2"], "sentences": 3},
+    "mining": {"leads": 2, "mined": "worker"},
 }
 
 
