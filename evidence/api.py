@@ -17,7 +17,7 @@ from . import events, quotas, schemas
 from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
 from .ingest.jobs import create_job
-from .models import Collection, Document, Evaluation, IngestJob, Run, Span
+from .models import Collection, Document, Evaluation, IngestJob, Run, Span, run_config
 from .streaming import json_events, last_seen
 from .tasks import enqueue_ingest, run_research
 
@@ -311,7 +311,9 @@ def enqueue_run(run_id: int) -> None:
     run_research.delay(run_id)
 
 
-def start_run(user, collection: Collection, question: str, system: str, task: str, searcher: str) -> Run:
+def start_run(
+    user, collection: Collection, question: str, system: str, task: str, searcher: str, scope: list[str] | None = None
+) -> Run:
     """Create and queue a run within the user's quota; a queue that cannot be reached fails the run, loudly."""
     with transaction.atomic():
         quotas.check_run_quota(user)
@@ -321,7 +323,7 @@ def start_run(user, collection: Collection, question: str, system: str, task: st
             question=question.strip(),
             system=system,
             task=task,
-            config={"searcher": searcher},
+            config=run_config(searcher, scope),
             budget_s=settings.EVIDENCE_RUN_BUDGET_S,
             spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
         )
@@ -358,7 +360,11 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
     if not collection.documents.exists():
         raise HttpError(400, "This collection has no documents yet: upload some first.")
-    run = start_run(request.user, collection, body.question, body.system, body.task, body.searcher)
+    try:
+        scope = collection.scope_docids(body.documents)
+    except ValueError as error:
+        raise HttpError(400, str(error)) from error
+    run = start_run(request.user, collection, body.question, body.system, body.task, body.searcher, scope)
     return Status(201, run_out(run))
 
 

@@ -6,7 +6,7 @@ from django import forms
 from django.conf import settings
 
 from .agent.loop import SYSTEM_NAMES
-from .models import Collection, Run
+from .models import Collection, Run, run_config
 from .retrieval.searchers import SEARCHERS
 
 SYSTEM_LABELS = {
@@ -25,6 +25,12 @@ class AskForm(forms.Form):
     system = forms.ChoiceField(choices=[(name, SYSTEM_LABELS.get(name, name)) for name in SYSTEM_NAMES], initial="dual")
     searcher = forms.ChoiceField(choices=[(name, name) for name in SEARCHERS], initial="hybrid")
     task = forms.ChoiceField(choices=Run.Task.choices, initial=Run.Task.QA)
+    documents = forms.CharField(
+        required=False,
+        max_length=5000,
+        label="Only in documents",
+        help_text="Optional document ids, comma-separated: a question about one paper.",
+    )
 
     def __init__(self, *args, owner, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -43,6 +49,16 @@ class AskForm(forms.Form):
             raise forms.ValidationError("This collection has no documents yet: upload some first.")
         return collection
 
+    def clean(self) -> dict:
+        data = super().clean()
+        collection = data.get("collection")
+        if collection is not None:
+            try:
+                data["scope"] = collection.scope_docids(data.get("documents", "").split(","))
+            except ValueError as error:
+                self.add_error("documents", str(error))
+        return data
+
     def create_run(self, owner) -> Run:
         data = self.cleaned_data
         return Run.objects.create(
@@ -51,7 +67,7 @@ class AskForm(forms.Form):
             question=data["question"],
             system=data["system"],
             task=data["task"],
-            config={"searcher": data["searcher"]},
+            config=run_config(data["searcher"], data.get("scope")),
             budget_s=settings.EVIDENCE_RUN_BUDGET_S,
             spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -30,6 +32,26 @@ class Collection(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def scope_docids(self, docids: list[str]) -> list[str]:
+        """Return the given document ids, deduplicated in order, or raise ValueError naming those not in here."""
+        wanted = list(dict.fromkeys(d.strip() for d in docids if d.strip()))
+        if len(wanted) > MAX_SCOPE_DOCUMENTS:
+            raise ValueError(f"A run can be limited to at most {MAX_SCOPE_DOCUMENTS} documents, got {len(wanted)}.")
+        known = set(self.documents.filter(docid__in=wanted).values_list("docid", flat=True))
+        missing = [d for d in wanted if d not in known]
+        if missing:
+            shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+            raise ValueError(f"Not documents of collection {self.name!r}: {shown}.")
+        return wanted
+
+
+MAX_SCOPE_DOCUMENTS = 50  # a run limited to a few documents (a question about one paper)
+
+
+def run_config(searcher: str, scope: list[str] | None = None) -> dict[str, Any]:
+    """Return the config of a run a user starts: its searcher, and the documents it is limited to, if any."""
+    return {"searcher": searcher, **({"scope_docids": list(scope)} if scope else {})}
 
 
 class Document(models.Model):

@@ -122,6 +122,12 @@ class RunIn(Schema):
     system: System = "dual"
     task: Literal["qa", "ranking"] = "qa"
     searcher: Searcher = "hybrid"
+    documents: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Limit the run to these documents of the collection (their docids); a question about one "
+        "paper reads that paper's paragraphs by section.",
+    )
 
 
 class RunOut(Schema):

@@ -11,7 +11,8 @@ from ..tasks import run_research
 
 
 def ask(request: HttpRequest) -> HttpResponse:
-    form = AskForm(request.POST or None, owner=request.user, initial={"collection": request.GET.get("collection")})
+    initial = {"collection": request.GET.get("collection"), "documents": request.GET.get("documents", "")}
+    form = AskForm(request.POST or None, owner=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             run = form.create_run(request.user)

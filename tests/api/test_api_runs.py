@@ -28,6 +28,24 @@ def test_it_creates_and_queues_a_run(api, user, collection, document, queued, se
     assert queued["runs"] == [run.pk]
 
 
+def test_a_run_can_be_limited_to_documents_of_its_collection(api, collection, document, queued):
+    response = post_run(api, collection, documents=["caffeine", "caffeine"])
+    assert response.status_code == 201, response.content
+    assert Run.objects.get(pk=response.json()["id"]).config == {"searcher": "hybrid", "scope_docids": ["caffeine"]}
+
+
+def test_documents_outside_the_collection_are_a_400_that_names_them(api, collection, document, queued):
+    response = post_run(api, collection, documents=["caffeine", "nope"])
+    assert response.status_code == 400
+    assert "nope" in response.json()["detail"] and "caffeine" not in response.json()["detail"]
+    assert not Run.objects.exists() and queued["runs"] == []
+
+
+def test_unstorable_document_ids_are_422_not_500(api, collection, document):
+    assert post_run(api, collection, documents=["a\x00b"]).status_code == 422
+    assert post_run(api, collection, documents=["x" * 201]).status_code == 422
+
+
 def test_a_run_on_an_empty_collection_is_a_400(api, collection):
     assert post_run(api, collection).status_code == 400
 

@@ -54,3 +54,29 @@ def test_it_refuses_an_empty_collection(logged_in_client, collection, queued):
 def test_it_defaults_to_the_dual_system(logged_in_client, collection):
     response = logged_in_client.get("/")
     assert b'<option value="dual" selected>' in response.content
+
+
+def test_it_limits_a_run_to_documents(logged_in_client, document, queued, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": "Q?",
+                                                  "system": "dual", "searcher": "hybrid", "task": "qa",
+                                                  "documents": " caffeine , "})
+    assert response.status_code == 302
+    assert Run.objects.get().config == {"searcher": "hybrid", "scope_docids": ["caffeine"]}
+
+
+def test_it_refuses_documents_outside_the_collection_and_says_which(logged_in_client, document, queued):
+    response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": "Q?",
+                                              "system": "dual", "searcher": "hybrid", "task": "qa",
+                                              "documents": "caffeine, <b>ghost</b>"})
+    assert response.status_code == 400
+    assert b"&lt;b&gt;ghost&lt;/b&gt;" in response.content and b"<b>ghost" not in response.content
+    assert not Run.objects.exists()
+
+
+def test_the_document_page_offers_to_ask_about_it(logged_in_client, document):
+    page = logged_in_client.get(f"/documents/{document.pk}/").content.decode()
+    link = f"/ask?collection={document.collection_id}&amp;documents=caffeine"
+    assert link in page
+    form = logged_in_client.get(f"/ask?collection={document.collection_id}&documents=caffeine").content.decode()
+    assert 'value="caffeine"' in form
