@@ -1,4 +1,4 @@
-"""`manage.py ask "QUESTION" --collection NAME [--system S]`: run the research loop and print the answer."""
+"""`manage.py ask "QUESTION" --collection NAME [--system S] [--documents IDS]`: answer with citations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...agent.loop import SYSTEM_NAMES, execute_run
-from ...models import Collection, Run
+from ...models import Collection, Run, run_config
 
 
 class Command(BaseCommand):
@@ -21,6 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--system", default="dual", choices=SYSTEM_NAMES)
         parser.add_argument("--searcher", default="hybrid", choices=["bm25", "hybrid", "dense", "hybrid+dense"])
         parser.add_argument("--task", default="qa", choices=["qa", "ranking"])
+        parser.add_argument(
+            "--documents", default="", help="limit the run to these document ids (comma-separated): one paper, say"
+        )
         parser.add_argument("--budget", type=float, default=None, help="time budget in seconds")
         parser.add_argument("--json", action="store_true", help="print the run as one JSON line")
 
@@ -32,13 +35,17 @@ class Command(BaseCommand):
         if collection is None:
             raise CommandError(f"No collection named {options['collection']!r}: ingest documents into it first.")
         owner = collection.owner if not options["owner"] else get_user_model().objects.get(username=options["owner"])
+        try:
+            scope = collection.scope_docids(options["documents"].split(","))
+        except ValueError as error:
+            raise CommandError(str(error)) from error
         run = Run.objects.create(
             owner=owner,
             collection=collection,
             question=options["question"],
             system=options["system"],
             task=options["task"],
-            config={"searcher": options["searcher"]},
+            config=run_config(options["searcher"], scope),
             **({"budget_s": options["budget"]} if options["budget"] else {}),
         )
         execute_run(run.pk)
