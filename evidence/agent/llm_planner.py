@@ -11,6 +11,7 @@ from .context import Outcome, RunCancelled, RunContext, heartbeat
 from .dual import request_evidence
 from .heuristic import heuristic_spans
 from .llm import ChatResponse, Conversation, LLMClient, ToolCall, ToolSpec, parse_final_answer
+from .papers import papers_among, read_papers
 from .planner import make_plan
 from .tools import ToolError
 from .units import load_units
@@ -157,9 +158,13 @@ def request_evidence_tool(ctx: RunContext, arguments: dict[str, Any]) -> str:
         raise ToolError("request_evidence needs sub_questions: a list of 1-6 short questions the evidence must answer.")
     plan = make_plan(ctx.run.question)
     plan = type(plan)(plan.question, [str(s) for s in subs[:6]], plan.queries, plan.clues, plan.boolean)
-    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in docids[:60]])
-    missing = sorted(set(docids[:60]) - {unit.docid for unit in units})
-    spans = request_evidence(ctx, plan, units)
+    wanted = list(dict.fromkeys(docids[:60]))
+    # A paper is read whole, paragraph by paragraph with its sections; other documents by their best passage.
+    papers = papers_among(ctx, wanted)
+    read_whole = {paper.docid for paper in papers}
+    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in wanted if docid not in read_whole])
+    missing = sorted(set(wanted) - {unit.docid for unit in units} - read_whole)
+    spans = (read_papers(ctx, plan.sub_questions, papers) if papers else []) + request_evidence(ctx, plan, units)
     lines = [
         f"[docid={s.docid} chars {s.start}-{s.end}{f' page {s.page}' if s.page else ''}] "
         f"p={s.probability:.2f} for {s.sub_question!r}: {s.quote}"

@@ -19,7 +19,12 @@ def scoped_papers(ctx: RunContext) -> list[Unit]:
     scope = ctx.tools.scope
     if not scope or len(scope) > SCOPED_PASSAGE_LIMIT:
         return []
-    units = load_document_units(ctx.run.collection_id, sorted(scope), "paragraph")
+    return papers_among(ctx, sorted(scope))
+
+
+def papers_among(ctx: RunContext, docids: list[str]) -> list[Unit]:
+    """Return those of the documents that read as papers: all their paragraphs, with at least two section names."""
+    units = load_document_units(ctx.run.collection_id, docids, "paragraph")
     return [u for u in units if len({b.label for b in u.blocks if b.label}) >= MIN_SECTIONS]
 
 
@@ -46,27 +51,32 @@ def read_paper(
     ]
 
 
-def answer_in_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
-    """Search (for the record), read each scoped paper's paragraphs, deliver the picks and answer from them."""
+def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> list[EvidenceSpan]:
+    """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
     from ..ingest.embedding import get_embedder
     from .dual import record_judgments
 
-    search_hits(ctx, plan.queries[0], "Search the scoped paper for the question's terms.")
     ctx.trajectory.add("inspected", [paper.docid for paper in papers])
     embedder = get_embedder()
-    question_vec = embedder.embed([plan.question])[0]
+    questions = list(dict.fromkeys(questions))
     names = sorted({b.label for paper in papers for b in paper.blocks})
-    label_vecs = dict(zip(names, embedder.embed(names), strict=True))
+    vectors = embedder.embed([*questions, *names])
+    label_vecs = dict(zip(names, vectors[len(questions) :], strict=True))
     spans: list[EvidenceSpan] = []
-    for paper in papers:
-        found = read_paper(plan.question, question_vec, paper, label_vecs)
-        record_judgments(
-            ctx, plan.question, [paper], {paper.docid: max((s.probability for s in found), default=0.0)}, found
-        )
-        spans.extend(found)
-    ctx.log(
-        "paper_reading", {"papers": len(papers), "paragraphs": sum(len(p.blocks) for p in papers), "picked": len(spans)}
-    )
-    ctx.deliver(sorted(spans, key=lambda s: -s.probability))
+    for question, question_vec in zip(questions, vectors, strict=False):
+        for paper in papers:
+            found = read_paper(question, question_vec, paper, label_vecs)
+            best = {paper.docid: max((s.probability for s in found), default=0.0)}
+            record_judgments(ctx, question, [paper], best, found)
+            spans.extend(found)
+    paragraphs = sum(len(p.blocks) for p in papers)
+    ctx.log("paper_reading", {"papers": len(papers), "paragraphs": paragraphs, "picked": len(spans)})
+    return ctx.deliver(sorted(spans, key=lambda s: -s.probability))
+
+
+def answer_in_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
+    """Search (for the record), read each scoped paper's paragraphs, deliver the picks and answer from them."""
+    search_hits(ctx, plan.queries[0], "Search the scoped paper for the question's terms.")
+    read_papers(ctx, [plan.question], papers)
     answer = answer_from(ctx, plan)
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

@@ -297,3 +297,29 @@ def test_a_recorded_run_replays_without_a_server_and_a_changed_prompt_names_the_
 
 def test_module_exposes_the_systems():
     assert loop.SYSTEM_NAMES == ("single_pass", "review_loop", "pi_serini", "dual")
+
+
+def test_request_evidence_reads_a_paper_whole_by_its_sections(library, fake_openai):
+    job = jobs.create_job(library, [("paper.md", PAPER_MD)])
+    for file_id in jobs.pending_file_ids(job):
+        jobs.process_file(file_id)
+    paper = library.documents.get(title="Robust sentiment models")
+    fake_openai.queue(
+        tool_calls(
+            (
+                "request_evidence",
+                {"reason": "read the paper", "docids": [paper.docid], "sub_questions": ["What dataset do they use?"]},
+            )
+        ),
+        text(f"Explanation: They collected hotel reviews [{paper.docid}]. Exact Answer: reviews Confidence: 70%"),
+    )
+    run = llm_run(library, fake_openai)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    tool_output = fake_openai.requests[-1].body["messages"][-1]["content"]
+    assert "TripAdvisor" in tool_output and "Unknown docids" not in tool_output
+    assert RunEvent.objects.filter(run=run, kind="paper_reading").exists()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert [c.span.document.docid for c in run.citations.all()] == [paper.docid]
+    assert_consistent(run)
+
