@@ -30,6 +30,13 @@ PAYLOADS = {
 }
 
 
+READABLE = {
+    "mining": "found 2 leads",
+    "paper_reading": "read 40 paragraphs of 1 paper by section and picked 2",
+    "paragraph_pair": "Supporting paragraphs: d1 + d2",
+}
+
+
 @pytest.mark.parametrize("kind", sorted(PAYLOADS))
 def test_it_renders_each_event_kind(run, kind):
     event = events.emit(run.pk, kind.removesuffix("_without_block"), PAYLOADS[kind])
@@ -38,3 +45,5 @@ def test_it_renders_each_event_kind(run, kind):
     assert "<b>x</b>" not in html
     if kind == "judgment":
         assert "&lt;b&gt;x&lt;/b&gt;" in html and "chars 3–9" in html
+    if kind in READABLE:
+        assert READABLE[kind] in " ".join(html.split()) and "<dl" not in html
