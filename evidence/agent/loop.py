@@ -104,7 +104,7 @@ def planner_for(run: Run) -> str:
     chosen = (run.config or {}).get("planner")
     if chosen:
         return str(chosen)
-    if run.system in {"pi_serini", "dual"} and settings.OPENAI_API_KEY:
+    if settings.OPENAI_API_KEY:
         return "llm"
     return "offline"
 
@@ -163,11 +163,11 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
             from django.conf import settings
 
             from .llm_planner import run_llm_planner
+            from .llm_systems import LLM_SYSTEMS
 
-            if run.system not in {"pi_serini", "dual"}:
-                raise ValueError(f"the {run.system} system runs with the offline planner only")
             client = make_llm_client(run, planner)
-            outcome = run_llm_planner(ctx, client, config.get("model") or settings.OPENAI_MODEL)
+            drive = LLM_SYSTEMS.get(run.system, run_llm_planner)
+            outcome = drive(ctx, client, config.get("model") or settings.OPENAI_MODEL)
         else:
             outcome = SYSTEMS[run.system](ctx)
         if clock.expired:

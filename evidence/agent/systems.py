@@ -1,4 +1,5 @@
-"""The four systems on the same retrieval (SPEC 5), driven by the offline planner.
+"""The four systems on the same retrieval (SPEC 5), driven by the offline planner (with a model: llm_systems.py
+for single_pass and review_loop, llm_planner.py for pi_serini and dual).
 
 single_pass: one search, the top k read by a plain scorer. review_loop (seed 002): answer, review, refine
 the query, up to 3 rounds. pi_serini: the three tools, no System 1. dual (dual.py): the tools plus System 1

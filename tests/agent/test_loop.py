@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent import llm_planner, loop
+from evidence.agent import llm_planner, llm_systems, loop
 from evidence.agent.loop import execute_run, reap_stale_runs
 from evidence.ingest import jobs
 from evidence.models import Run, RunEvent
@@ -323,3 +323,88 @@ def test_request_evidence_reads_a_paper_whole_by_its_sections(library, fake_open
     assert [c.span.document.docid for c in run.citations.all()] == [paper.docid]
     assert_consistent(run)
 
+
+def test_single_pass_with_a_model_answers_from_the_passages_in_one_call(library, fake_openai):
+    fake_openai.queue(
+        text(
+            "Explanation: Caffeine cut sleep by over an hour [caffeine] [ghost]. Exact Answer: over an hour "
+            "Confidence: 70%"
+        )
+    )
+    run = llm_run(library, fake_openai, system="single_pass")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert run.calls == 1 and run.answer["exact_answer"] == "over an hour"
+    assert run.answer["dropped_citations"] == 1
+    prompt = fake_openai.requests[0].body["messages"][-1]["content"]
+    assert "[caffeine]" in prompt and "400 mg" in prompt
+    assert_consistent(run)
+
+
+def test_review_loop_with_a_model_reviews_and_refines_the_query(library, fake_openai):
+    fake_openai.queue(
+        text("Explanation: Walking helps [walking]. Exact Answer: yes Confidence: 40%"),
+        text("REFINE: Mediterranean diet olive oil"),
+        text(
+            "Explanation: Walking grew the hippocampus by two percent [walking]. Diet is another lever [diet]. "
+            "Exact Answer: two percent Confidence: 80%"
+        ),
+        text("SUPPORTED"),
+    )
+    run = llm_run(library, fake_openai, system="review_loop", top_k=1)
+    run.question = "Does walking improve memory?"
+    run.save(update_fields=["question"])
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert run.calls == 4 and run.answer["exact_answer"] == "two percent"
+    reviews = [e.payload["supported"] for e in RunEvent.objects.filter(run=run, kind="review").order_by("seq")]
+    assert reviews == [False, True]
+    assert list(run.searches.order_by("id").values_list("query", flat=True))[1] == "Mediterranean diet olive oil"
+    assert {c.span.document.docid for c in run.citations.all()} == {"walking", "diet"}
+    assert_consistent(run)
+
+
+def test_review_loop_stops_when_the_model_repeats_a_query(library, fake_openai):
+    fake_openai.queue(
+        text("Explanation: Caffeine cut sleep [caffeine]. Exact Answer: an hour Confidence: 30%"),
+        text("REFINE: caffeine sleep"),
+    )
+    run = llm_run(library, fake_openai, system="review_loop")
+    run.question = "caffeine sleep"
+    run.save(update_fields=["question"])
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.NO_NEW_PASSAGES, run.error
+    assert run.calls == 2
+
+
+def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_call(library, fake_openai, monkeypatch):
+    fake_openai.queue(
+        text("Explanation: Caffeine cut sleep [caffeine]. Exact Answer: an hour Confidence: 90%"),
+        text("SUPPORTED"),
+    )
+    original = llm_run(library, fake_openai, system="review_loop")
+    execute_run(original.pk)
+    original.refresh_from_db()
+    config = {"planner": "replay", "replay_of": original.pk, "model": "gpt-4o-mini"}
+    replay = make_run(library, "review_loop", config=config)
+    execute_run(replay.pk)
+    replay.refresh_from_db()
+    assert replay.status == original.status == Run.Status.ANSWERED
+    assert replay.answer == original.answer and replay.calls == 2
+    monkeypatch.setattr(llm_systems, "REVIEW_PROMPT", llm_systems.REVIEW_PROMPT + " Be strict.")
+    changed = make_run(library, "review_loop", config=config)
+    execute_run(changed.pk)
+    changed.refresh_from_db()
+    assert changed.status == Run.Status.FAILED
+    assert "ReplayMissing" in changed.error and "call #2" in changed.error
+
+
+@pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
+def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system):
+    settings.OPENAI_API_KEY = "sk-test"
+    assert loop.planner_for(make_run(library, system)) == "llm"
+    settings.OPENAI_API_KEY = ""
+    assert loop.planner_for(make_run(library, system)) == "offline"
