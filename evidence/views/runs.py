@@ -23,8 +23,21 @@ def run_context(run: Run) -> dict[str, object]:
         "after": entries[-1].seq if entries else 0,
         "citations": citations,
         "pieces": timeline.answer_pieces(run, citations),
+        "scope": scope_documents(run),
         **timeline.metrics(run),
     }
+
+
+def scope_documents(run: Run) -> list[tuple[int, str]]:
+    """Return (pk, title) of the documents the run was limited to, in the order given."""
+    docids = [str(d) for d in (run.config or {}).get("scope_docids") or []]
+    if not docids:
+        return []
+    rows = {
+        docid: (pk, title or docid)
+        for docid, pk, title in run.collection.documents.filter(docid__in=docids).values_list("docid", "pk", "title")
+    }
+    return [rows[d] for d in docids if d in rows]
 
 
 @require_GET

@@ -52,3 +52,10 @@ def test_it_serves_the_answer_fragment_to_htmx(logged_in_client, finished_run):
     response = logged_in_client.get(f"/runs/{finished_run.pk}/?part=answer", headers={"HX-Request": "true"})
     html = response.content.decode()
     assert 'id="answer"' in html and "<html" not in html
+
+
+def test_it_names_the_documents_a_run_was_limited_to(logged_in_client, run, document):
+    run.config = {"searcher": "hybrid", "scope_docids": ["caffeine", "gone"]}
+    run.save(update_fields=["config"])
+    html = logged_in_client.get(f"/runs/{run.pk}/").content.decode()
+    assert f'Only in: <a href="/documents/{document.pk}/">Caffeine and sleep</a></p>' in html
