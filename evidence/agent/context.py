@@ -146,10 +146,14 @@ def unit_key(unit: Unit) -> str:
     return f"{unit.docid}@{unit.blocks[0].start if unit.blocks else 0}"
 
 
-def answer_from(ctx: RunContext, plan: Plan) -> Answer:
+def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> Answer:
     """Compose the extractive answer from the delivered spans; a paragraph's best sentence is the exact answer."""
     answer = compose_extractive(
-        plan.question, ctx.delivered, plan.boolean, max_sentences=int(ctx.config.get("answer_spans", 3))
+        plan.question,
+        ctx.delivered,
+        plan.boolean,
+        max_sentences=int(ctx.config.get("answer_spans", 3)),
+        min_probability=min_probability,
     )
     if answer.citations and not plan.boolean and answer.citations[0][1].kind == "paragraph":
         sentence = best_sentence_within(ctx, plan.question, answer.citations[0][1])

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from ..judge.features import zscore
+from ..judge.heads import Head
 from ..judge.localize import EvidenceSpan
-from ..judge.paper import paragraph_scores, pick_paragraphs
+from ..judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
 from ..judge.types import Unit
 from .context import SCOPED_PASSAGE_LIMIT, Outcome, RunContext, answer_from, search_hits
 from .planner import Plan
@@ -28,11 +32,15 @@ def papers_among(ctx: RunContext, docids: list[str]) -> list[Unit]:
     return [u for u in units if len({b.label for b in u.blocks if b.label}) >= MIN_SECTIONS]
 
 
-def z_confidence(scores: np.ndarray, index: int) -> float:
-    """Map a paragraph's z-score within its paper to (0, 1): a monotone display value, not a calibrated probability."""
-    sd = float(scores.std())
-    z = (float(scores[index]) - float(scores.mean())) / sd if sd > 1e-9 else 0.0
-    return float(1.0 / (1.0 + np.exp(-z)))
+@cache
+def confidence_head() -> Head:
+    """Return the reader's calibration: P(a paragraph is evidence | its z-score in the paper) (judge/paper_fit.py)."""
+    return Head.load(CONFIDENCE_HEAD)
+
+
+def paper_z(scores: np.ndarray) -> np.ndarray:
+    """Return the z-scores of a paper's paragraph scores."""
+    return zscore(np.asarray(scores, dtype=float))
 
 
 def read_paper(
@@ -44,9 +52,11 @@ def read_paper(
     scores = paragraph_scores(
         question, question_vec, [b.text for b in blocks], labels, np.stack([label_vecs[label] for label in labels])
     )
+    picks = pick_paragraphs(scores)
+    probabilities = confidence_head().predict(paper_z(scores)[picks, None]) if picks else []
     return [
-        EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, z_confidence(scores, i), 1.0, question, "paragraph")
-        for i in pick_paragraphs(scores)
+        EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, float(p), 1.0, question, "paragraph")
+        for i, p in zip(picks, probabilities, strict=True)
         for b in [blocks[i]]
     ]
 
@@ -78,5 +88,5 @@ def answer_in_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome
     """Search (for the record), read each scoped paper's paragraphs, deliver the picks and answer from them."""
     search_hits(ctx, plan.queries[0], "Search the scoped paper for the question's terms.")
     read_papers(ctx, [plan.question], papers)
-    answer = answer_from(ctx, plan)
+    answer = answer_from(ctx, plan, min_probability=0.0)  # the reader's picks are the selection: cite them all
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

@@ -29,6 +29,7 @@ from .features import SECTIONS, section_flags, terms, weighted_bm25, zscore
 
 EXPANSION_WEIGHT = 0.5
 GAP = 0.5
+CONFIDENCE_HEAD = "paper_reader"  # P(evidence | z-score in the paper), fitted by paper_fit.py
 # Question words that say nothing about where the evidence is ("what kind of model do they use?").
 QUESTION_STOP = (
     "use",

@@ -96,7 +96,9 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
             figures["dual"]["ndcg@10"] - figures[best_retrieval]["ndcg@10"], 4
         ),
         "hotpotqa_supporting_sentence_f1_cv (>= 0.70)": hotpot.get("sp_f1_cv"),
-        "qasper_evidence_f1_paper_reader_in_sample (>= 0.38)": paper_reader_evidence_f1(),
+        "qasper_evidence_f1_paper_reader_in_sample (>= 0.38)": Head.load("paper_reader", params).meta.get(
+            "evidence_f1_in_sample"
+        ),
         "qasper_evidence_f1_top2_cv_by_question": qasper.get("evidence_f1_cv"),
         "qasper_evidence_f1_top2_cv_by_paper": qasper.get("evidence_f1_cv_by_paper"),
     }
@@ -124,33 +126,6 @@ def held_out_report(params: Path = PARAMS_DIR, sentence_docs: int = sp.SENTENCE_
             "document": {"ece": doc_ece, "table": doc_table},
         },
     }
-
-
-def paper_reader_evidence_f1() -> float:
-    """Return QASPER dev evidence F1 of the paper reader (judge/paper.py): nothing fitted, design seen (in-sample)."""
-    from . import data as D
-    from .metrics import set_f1
-    from .paper import paragraph_scores, pick_paragraphs
-
-    qs = devsets.load_qasper()
-    docs = {d.docid: d for d in qs.docs}
-    names = sorted({r.label for d in qs.docs for r in d.regions_of("paragraph")})
-    key = D.sha256_file(D.DATA_DIR / "qasper" / "qasper-dev-sample.json")
-    label_vecs = dict(zip(names, D.cached_embeddings("qasper-labels", key, names, devsets._embedder()), strict=True))
-    f1s = []
-    for qi, q in enumerate(qs.questions):
-        regions = docs[q.docids[0]].regions_of("paragraph")
-        text = docs[q.docids[0]].text
-        labels = [r.label for r in regions]
-        scores = paragraph_scores(
-            q.text,
-            qs.query_vecs[qi],
-            [text[r.start : r.end] for r in regions],
-            labels,
-            np.stack([label_vecs[label] for label in labels]),
-        )
-        f1s.append(set_f1(set(pick_paragraphs(scores)), set(q.gold[q.docids[0]])))
-    return round(float(np.mean(f1s)), 4)
 
 
 def recall_funnel(sf: devsets.SciFact, claims: Sequence[int], lists: Sequence[Sequence[str]]) -> dict[str, float]:

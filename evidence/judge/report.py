@@ -19,6 +19,7 @@ from .heads import PARAMS_DIR, Head
 from .local import stack_unit_probabilities
 from .metrics import ndcg_at, reliability, set_f1
 from .multihop import CONDITIONAL_FEATURES, PAIR_FEATURES, conditional_rows, pair_features, pair_rows, select_support
+from .paper_fit import fit_paper_reader
 
 QASPER_TOP = 2  # paragraphs selected per QASPER question
 HOTPOT_PARAGRAPHS = 2  # HotpotQA questions have two gold paragraphs
@@ -440,6 +441,7 @@ def fit_all(out: Path = PARAMS_DIR) -> dict[str, Any]:
     report["scifact"] = fit_scifact(sf, fit, out)
     report["hotpotqa"], hotpot_folds = fit_hotpotqa(out)
     report["qasper"], qasper_folds, qasper_papers = fit_qasper(out)
+    report["paper_reader"] = fit_paper_reader(out)
     report["folds"] = write_fold_manifest(out, hotpot_folds, qasper_folds, qasper_papers)
     sizes = {p.stem: p.stat().st_size for p in sorted(out.glob("*.json"))}
     report["param_files"] = {"count": len(sizes), "total_bytes": sum(sizes.values()), "largest": max(sizes.values())}

@@ -12,7 +12,16 @@ from evidence.judge.local import LocalJudge, grade_distribution
 from evidence.judge.multihop import CONDITIONAL_FEATURES, PAIR_FEATURES
 from evidence.judge.types import ChoiceQuestion, Judge, NoulQuestion, ScoreQuestion
 
-HEADS = ("sentence", "document", "paragraph", "multihop", "multihop_unit", "multihop_pair", "multihop_sentence")
+HEADS = (
+    "sentence",
+    "document",
+    "paragraph",
+    "multihop",
+    "multihop_unit",
+    "multihop_pair",
+    "multihop_sentence",
+    "paper_reader",
+)
 
 
 UNITS = [
@@ -78,6 +87,7 @@ def test_heads_are_small_calibrated_and_monotone(name: str) -> None:
         "multihop_unit": UNIT_FEATURES,
         "multihop_pair": PAIR_FEATURES,
         "multihop_sentence": (*BLOCK_FEATURES, *CONDITIONAL_FEATURES),
+        "paper_reader": ("paper_z",),
     }.get(name, (*BLOCK_FEATURES, *STACKED_FEATURES))
     assert head.features == [n for n in expected if n in head.features]  # a subset, in the features' order
     x = np.random.default_rng(0).normal(size=(200, len(head.features)))

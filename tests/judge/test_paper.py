@@ -13,6 +13,7 @@ from evidence.judge.paper import (
     section_ids,
     section_prior,
 )
+from evidence.judge.paper_fit import calibration_head
 
 PAPER = [
     ("Introduction", "Neural models of translation improve every year, and robustness matters to users."),
@@ -92,3 +93,19 @@ def test_pick_takes_the_runner_up_only_when_close():
 
 def test_an_empty_paper_scores_nothing():
     assert paragraph_scores("q", question_vector(), [], [], np.zeros((0, 384))).shape == (0,)
+
+
+def test_the_confidence_head_rises_with_the_z_score_and_stays_a_probability():
+    z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 3.5, 4.0])
+    gold = np.array([0, 0, 0, 0, 0, 1, 0, 1])
+    head = calibration_head(z, gold, {})
+    p = head.predict(z[:, None])
+    assert np.all(np.diff(p) > 0) and p.min() > 0.0 and p.max() < 1.0
+    assert head.features == ["paper_z"]
+
+
+def test_the_shipped_confidence_head_does_not_claim_certainty_for_a_typical_best_paragraph():
+    from evidence.judge.heads import Head
+
+    p = Head.load("paper_reader").predict(np.array([[3.0]]))[0]
+    assert 0.05 < p < 0.9  # a best paragraph 3 SD above its paper is gold well under nine times in ten
