@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from . import wire
-from .types import ChoiceAnswer, ChoiceQuestion, JudgeError, NoulQuestion, ScoreAnswer, ScoreQuestion
+from .types import ChoiceQuestion, JudgeError, NoulQuestion, ScoreQuestion
 
 MAX_QUESTION_TOKENS = 33_000
 MAX_CALL_TOKENS = 64_000
@@ -58,7 +58,7 @@ def raise_for_error(response: httpx.Response, provider: str) -> None:
     raise JudgeError(f"{provider}: HTTP {response.status_code}: {message}")
 
 
-class JevJudge:
+class JevJudge(wire.AskingJudge):
     """Ask Jev the typed questions; one HTTP call carries as many questions as the token limits allow."""
 
     name = "jev"
@@ -119,18 +119,3 @@ class JevJudge:
         sizes = [estimate_tokens(json.dumps(q, ensure_ascii=False)) for q in wq.values()]
         base = estimate_tokens(state)
         return base + sum(sizes), base + max(sizes, default=0)
-
-    def noul(self, questions: Sequence[NoulQuestion]) -> list[float]:
-        """Return P(true) per Noul question."""
-        answers = self.ask(questions)
-        return [wire.parse_noul(answers, f"q{i}") for i in range(len(questions))]
-
-    def choice(self, questions: Sequence[ChoiceQuestion]) -> list[ChoiceAnswer]:
-        """Return the distribution over options per Choice question."""
-        answers = self.ask(questions)
-        return [wire.parse_choice(answers, f"q{i}", list(q.options)) for i, q in enumerate(questions)]
-
-    def score(self, questions: Sequence[ScoreQuestion]) -> list[ScoreAnswer]:
-        """Return the distribution over grades per Score question."""
-        answers = self.ask(questions)
-        return [wire.parse_score(answers, f"q{i}", q.grades) for i, q in enumerate(questions)]

@@ -14,7 +14,7 @@ import httpx
 
 from . import wire
 from .jev import raise_for_error
-from .types import ChoiceAnswer, ChoiceQuestion, JudgeError, NoulQuestion, ScoreAnswer, ScoreQuestion
+from .types import ChoiceQuestion, JudgeError, NoulQuestion, ScoreQuestion
 
 SYSTEM_PROMPT = """You are a fast evidence judge. Read the documents in STATE and answer every question in QUESTIONS.
 Answer types:
@@ -24,7 +24,7 @@ Answer types:
 Reply with one JSON object only: {"answers": {"<question id>": <answer>, ...}}."""
 
 
-class LLMJudge:
+class LLMJudge(wire.AskingJudge):
     """Ask an OpenAI-compatible chat endpoint (POST {base}/chat/completions) for JSON judgments."""
 
     name = "llm"
@@ -71,21 +71,6 @@ class LLMJudge:
             return dict(json.loads(_strip_fence(content))["answers"])
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise JudgeError(f"llm: the reply is not the JSON answer object ({type(exc).__name__})") from exc
-
-    def noul(self, questions: Sequence[NoulQuestion]) -> list[float]:
-        """Return P(true) per Noul question."""
-        answers = self.ask(questions)
-        return [min(1.0, max(0.0, wire.parse_noul(answers, f"q{i}"))) for i in range(len(questions))]
-
-    def choice(self, questions: Sequence[ChoiceQuestion]) -> list[ChoiceAnswer]:
-        """Return the distribution over options per Choice question."""
-        answers = self.ask(questions)
-        return [wire.parse_choice(answers, f"q{i}", list(q.options)) for i, q in enumerate(questions)]
-
-    def score(self, questions: Sequence[ScoreQuestion]) -> list[ScoreAnswer]:
-        """Return the distribution over grades per Score question."""
-        answers = self.ask(questions)
-        return [wire.parse_score(answers, f"q{i}", q.grades) for i, q in enumerate(questions)]
 
 
 def _strip_fence(content: str) -> str:

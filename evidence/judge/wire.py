@@ -111,8 +111,8 @@ def _answer(answers: Mapping[str, Any], qid: str) -> Mapping[str, Any]:
 
 
 def parse_noul(answers: Mapping[str, Any], qid: str) -> float:
-    """Read a Noul answer's probability."""
-    return float(_answer(answers, qid)["noul"])
+    """Read a Noul answer's probability, clipped to [0, 1]."""
+    return min(1.0, max(0.0, float(_answer(answers, qid)["noul"])))
 
 
 def parse_choice(answers: Mapping[str, Any], qid: str, labels: Sequence[str]) -> ChoiceAnswer:
@@ -133,3 +133,25 @@ def parse_score(answers: Mapping[str, Any], qid: str, grades: Sequence[str] = GR
         raise JudgeError(f"question {qid}: score probabilities must cover the {len(grades)} grades")
     total = sum(values) or 1.0
     return ScoreAnswer(tuple(v / total for v in values), tuple(grades), dict(raw.get("legend") or {}))
+
+
+class AskingJudge:
+    """The Judge protocol for providers that answer typed questions as one JSON batch (jev, llm): subclasses ask."""
+
+    def ask(self, questions: Sequence[NoulQuestion | ChoiceQuestion | ScoreQuestion]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def noul(self, questions: Sequence[NoulQuestion]) -> list[float]:
+        """Return P(true) per Noul question."""
+        answers = self.ask(questions)
+        return [parse_noul(answers, f"q{i}") for i in range(len(questions))]
+
+    def choice(self, questions: Sequence[ChoiceQuestion]) -> list[ChoiceAnswer]:
+        """Return the distribution over options per Choice question."""
+        answers = self.ask(questions)
+        return [parse_choice(answers, f"q{i}", list(q.options)) for i, q in enumerate(questions)]
+
+    def score(self, questions: Sequence[ScoreQuestion]) -> list[ScoreAnswer]:
+        """Return the distribution over grades per Score question."""
+        answers = self.ask(questions)
+        return [parse_score(answers, f"q{i}", q.grades) for i, q in enumerate(questions)]
