@@ -7,11 +7,11 @@ import os
 import pytest
 
 from evidence.agent import background
-from evidence.ingest import jobs
 from evidence.judge.localize import EvidenceSpan
 from evidence.judge.mining import Lead
 from evidence.models import Run, RunEvent
 from evidence.tasks import run_research
+from tests.ingesting import ingest_now
 
 LEAD = Lead("d1", 0.75, ("caffeine", "sleep"), (EvidenceSpan("d1", 3, 9, "quote!", 2, 0.8, 0.6, "caffeine"),))
 
@@ -64,9 +64,7 @@ NOTES = {
 def test_a_run_in_a_worker_mines_in_the_background(celery_worker, collection, settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    job = jobs.create_job(collection, list(NOTES.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id)
+    ingest_now(collection, NOTES.items())
     run = Run.objects.create(
         owner=collection.owner, collection=collection, question="How much does caffeine reduce sleep?", system="dual"
     )

@@ -6,9 +6,9 @@ import pytest
 
 from evidence.agent import llm_planner, llm_systems, loop
 from evidence.agent.loop import execute_run, reap_stale_runs
-from evidence.ingest import jobs
 from evidence.models import Run, RunEvent
 from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
+from tests.ingesting import ingest_now
 
 pytestmark = pytest.mark.django_db
 
@@ -27,9 +27,7 @@ DOCS = {
 def library(collection, settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    job = jobs.create_job(collection, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id)
+    ingest_now(collection, DOCS.items())
     return collection
 
 
@@ -68,9 +66,7 @@ PAPER_MD = (
 
 
 def test_a_run_scoped_to_one_paper_reads_its_paragraphs_by_section(library):
-    job = jobs.create_job(library, [("paper.md", PAPER_MD)])
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id)
+    ingest_now(library, [("paper.md", PAPER_MD)])
     paper = library.documents.get(title="Robust sentiment models")
     run = make_run(library, question="What dataset do they use?", config={"scope_docids": [paper.docid]})
     execute_run(run.pk)
@@ -300,9 +296,7 @@ def test_module_exposes_the_systems():
 
 
 def test_request_evidence_reads_a_paper_whole_by_its_sections(library, fake_openai):
-    job = jobs.create_job(library, [("paper.md", PAPER_MD)])
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id)
+    ingest_now(library, [("paper.md", PAPER_MD)])
     paper = library.documents.get(title="Robust sentiment models")
     fake_openai.queue(
         tool_calls(

@@ -8,8 +8,8 @@ import pytest
 
 from evidence.agent.tools import ResearchTools, ToolError
 from evidence.agent.trajectory import Trajectory
-from evidence.ingest import jobs
 from evidence.models import Run, RunEvent
+from tests.ingesting import ingest_now
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +26,7 @@ DOCS["greek.md"] = "# Ελληνικά\n\nΗ καφεΐνη επηρεάζει �
 def tools(collection, settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    job = jobs.create_job(collection, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(collection, DOCS.items(), embed=False)
     run = Run.objects.create(owner=collection.owner, collection=collection, question="caffeine?")
     return ResearchTools(run, Trajectory(), searcher="bm25")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.ingest import jobs
+from tests.ingesting import ingest_now
 
 pytestmark = pytest.mark.django_db
 
@@ -15,9 +15,7 @@ DOCS = {
 
 @pytest.fixture
 def indexed(collection):
-    job = jobs.create_job(collection, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(collection, DOCS.items(), embed=False)
     return collection
 
 

@@ -14,6 +14,7 @@ from evidence.models import Collection, Document, IngestFile, IngestJob, Passage
 from evidence.retrieval import index_store
 from evidence.retrieval.searchers import get_searcher
 from evidence.tasks import enqueue_ingest
+from tests.ingesting import ingest_now
 
 NOTE = b"# Caffeine and sleep\n\nCaffeine blocks adenosine receptors. It delays sleep onset by about an hour.\n"
 OTHER = b"Exercise and memory\n\nOne year of walking increased hippocampal volume by two percent in older adults.\n"
@@ -61,9 +62,7 @@ def test_it_ingests_uploads_in_the_worker_with_progress(celery_worker, collectio
 
 @pytest.mark.django_db
 def test_every_stored_offset_round_trips(collection):
-    job = jobs.create_job(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)])
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)], embed=False)
     for document in Document.objects.filter(collection=collection):
         for unit in [*document.passages.all(), *document.regions.all()]:
             quote = document.text[unit.start : unit.end]
@@ -99,9 +98,7 @@ def test_it_reports_each_bad_file_and_keeps_the_good_ones(collection, settings):
         ("evil.zip", zip_bytes({"../evil.txt": b"escape"})),
         ("good.md", NOTE),
     ]
-    job = jobs.create_job(collection, uploads)
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    job = ingest_now(collection, uploads, embed=False)
     files = {record.name: record for record in IngestFile.objects.filter(job=job)}
     for name in ["empty.txt", "huge.txt", "image.bmp", "latin1.txt", "broken.pdf", "evil.zip"]:
         assert files[name].status == IngestFile.Status.FAILED, name
@@ -124,9 +121,7 @@ def test_a_failure_while_writing_leaves_no_half_document(collection, monkeypatch
         return original(objs, *args, **kwargs)
 
     monkeypatch.setattr(Region.objects, "bulk_create", flaky_bulk_create)
-    job = jobs.create_job(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)])
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    job = ingest_now(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)], embed=False)
     failed = IngestFile.objects.get(job=job, name="exercise.txt")
     assert failed.status == IngestFile.Status.FAILED and "disk full" in failed.error
     assert list(Document.objects.values_list("docid", flat=True)) == ["caffeine"]

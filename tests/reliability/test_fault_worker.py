@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from evidence.ingest import jobs
 from evidence.models import Run, RunEvent
 from evidence.tasks import run_research
 from tests.agent.fake_openai import FakeOpenAI, slow, tool_calls
+from tests.ingesting import ingest_now
 from tests.reliability.workers import Worker, purge
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.services]
@@ -39,9 +39,7 @@ def wait_for(predicate, timeout_s: float, what: str):
 def library(collection, settings, tmp_path):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    job = jobs.create_job(collection, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(collection, DOCS.items(), embed=False)
     return collection
 
 

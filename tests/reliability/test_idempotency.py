@@ -12,6 +12,7 @@ from evidence.agent.loop import reap_stale_runs
 from evidence.api import cancel_run
 from evidence.ingest import jobs
 from evidence.models import Document, Passage, Run, RunEvent
+from tests.ingesting import ingest_now
 from tests.reliability.test_fault_worker import DOCS
 
 pytestmark = pytest.mark.django_db
@@ -37,9 +38,7 @@ def test_a_repeated_ingest_task_is_a_no_op(library):
 
 
 def test_a_repeated_run_task_is_a_no_op(library):
-    job = jobs.create_job(library, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(library, DOCS.items(), embed=False)
     run = Run.objects.create(owner=library.owner, collection=library, question="Does caffeine reduce sleep?",
                              system="single_pass", config={"searcher": "bm25"})
     assert tasks.run_research(run.pk) == "answered"

@@ -10,9 +10,9 @@ import pytest
 
 from bench.load_test import drive
 from evidence.auth_keys import create_key
-from evidence.ingest import jobs
 from evidence.tasks import run_research
 from tests.api.helpers import serve_asgi
+from tests.ingesting import ingest_now
 from tests.reliability.test_fault_worker import DOCS
 from tests.reliability.workers import Worker, purge
 
@@ -22,9 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.
 def test_concurrent_runs_and_streams_lose_nothing(user, collection, settings, tmp_path, monkeypatch):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    job = jobs.create_job(collection, list(DOCS.items()))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=False)
+    ingest_now(collection, DOCS.items(), embed=False)
     key = create_key(user, "load", rate_per_minute=100_000)[1]
     queue = f"evidence-load-{uuid.uuid4().hex[:8]}"
     monkeypatch.setattr("evidence.api.enqueue_run", lambda run_id: run_research.apply_async((run_id,), queue=queue))
