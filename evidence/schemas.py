@@ -9,6 +9,7 @@ from ninja import Field, Schema
 from pydantic import AfterValidator
 
 from .agent.loop import SYSTEM_NAMES
+from .models import MAX_SCOPE_DOCUMENTS
 from .retrieval.searchers import SEARCHERS
 
 MAX_ID = 2**63 - 1  # Postgres bigint: a larger id can only be a 404, never a database error
@@ -124,7 +125,7 @@ class RunIn(Schema):
     searcher: Searcher = "hybrid"
     documents: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(
         default_factory=list,
-        max_length=50,
+        max_length=MAX_SCOPE_DOCUMENTS,
         description="Limit the run to these documents of the collection (their docids); a question about one "
         "paper reads that paper's paragraphs by section.",
     )

@@ -17,6 +17,7 @@ from typing import Any
 from celery import current_task
 from django.conf import settings
 
+from ..judge.localize import Localization
 from ..judge.mining import Lead, mine_qa
 from ..judge.types import Judge, Unit
 from .fanout import GRACE_S, from_json, to_json
@@ -95,8 +96,6 @@ def leads_to_json(leads: Sequence[Lead]) -> list[list[Any]]:
 
 
 def to_json_spans(lead: Lead) -> dict[str, Any]:
-    from ..judge.localize import Localization
-
     return to_json(Localization(spans=list(lead.spans)))
 
 

@@ -46,7 +46,7 @@ def run_dual(ctx: RunContext) -> Outcome:
         return rank_dual(ctx, plan)
     if reads_multihop(ctx):
         return answer_multihop(ctx, plan)
-    papers = scoped_papers(ctx) if ctx.config.get("paper_reader", True) else []
+    papers = scoped_papers(ctx)
     if papers:
         return answer_in_papers(ctx, plan, papers)
     k = int(ctx.config.get("top_k", 10))

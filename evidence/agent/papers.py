@@ -38,11 +38,6 @@ def confidence_head() -> Head:
     return Head.load(CONFIDENCE_HEAD)
 
 
-def paper_z(scores: np.ndarray) -> np.ndarray:
-    """Return the z-scores of a paper's paragraph scores."""
-    return zscore(np.asarray(scores, dtype=float))
-
-
 def read_paper(
     question: str, question_vec: np.ndarray, paper: Unit, label_vecs: dict[str, np.ndarray]
 ) -> list[EvidenceSpan]:
@@ -53,7 +48,7 @@ def read_paper(
         question, question_vec, [b.text for b in blocks], labels, np.stack([label_vecs[label] for label in labels])
     )
     picks = pick_paragraphs(scores)
-    probabilities = confidence_head().predict(paper_z(scores)[picks, None]) if picks else []
+    probabilities = confidence_head().predict(zscore(scores)[picks, None]) if picks else []
     return [
         EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, float(p), 1.0, question, "paragraph")
         for i, p in zip(picks, probabilities, strict=True)

@@ -171,11 +171,3 @@ def pick_paragraphs(scores: np.ndarray, gap: float = GAP) -> list[int]:
     if len(order) > 1 and z[order[0]] - z[order[1]] < gap:
         return [int(order[0]), int(order[1])]
     return [int(order[0])]
-
-
-def score_shares(scores: np.ndarray) -> np.ndarray:
-    """Return each paragraph's share of the paper's score mass (a softmax): what the live page shows, uncalibrated."""
-    if not len(scores):
-        return scores
-    w = np.exp(scores - scores.max())
-    return w / w.sum()
