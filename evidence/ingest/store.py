@@ -109,18 +109,39 @@ def store_documents(
         if embed is not None:
             _embed_rows(rows, embed)
         for row in rows:
-            try:
-                with transaction.atomic():
-                    row.write()
-            except IntegrityError:
-                # Another worker stored the same text meanwhile: the unique constraint is the final judge.
-                result.duplicates.append(row.document.docid)
+            if not _write_unique(collection, row, taken):
+                result.duplicates.append(f"{row.document.docid} (same text as a stored document)")
                 continue
             result.documents.append(row.document.pk)
             result.passages += len(row.passages)
         if on_progress is not None:
             on_progress(len(group), sum(len(row.passages) for row in rows))
     return result
+
+
+# A docid lost to a concurrent worker is re-picked; this many losses in a row means something else is wrong.
+DOCID_TRIES = 20
+
+
+def _write_unique(collection: Collection, row: _Rows, taken: set[str]) -> bool:
+    """Write one document, taking the next free docid when a concurrent worker took this one; False for a duplicate.
+
+    Two workers can plan the same docid (two files with one stem, in one upload). The unique constraints judge:
+    only a stored row with the same sha256 makes this a duplicate; a clash on the docid alone is re-planned.
+    """
+    for _ in range(DOCID_TRIES):
+        try:
+            with transaction.atomic():
+                row.write()
+            return True
+        except IntegrityError:
+            row.unsave()
+            if Document.objects.filter(collection=collection, sha256=row.document.sha256).exists():
+                return False
+            if not Document.objects.filter(collection=collection, docid=row.document.docid).exists():
+                raise
+            row.document.docid = unique_docid(collection, row.wanted_docid, taken)
+    raise IntegrityError(f"no free docid for {row.wanted_docid!r} after {DOCID_TRIES} tries")
 
 
 @dataclass
@@ -130,6 +151,7 @@ class _Rows:
     regions: list[Region]
     passage_texts: list[str]
     sentence_texts: list[str]
+    wanted_docid: str = ""
 
     def write(self) -> None:
         self.document.save()
@@ -138,9 +160,16 @@ class _Rows:
         Passage.objects.bulk_create(self.passages)
         Region.objects.bulk_create(self.regions)
 
+    def unsave(self) -> None:
+        """Forget ids from a rolled-back write, so the next try inserts afresh."""
+        for item in (self.document, *self.passages, *self.regions):
+            item.pk = None
+            item._state.adding = True
+
 
 def _plan_rows(collection: Collection, source_name: str, doc: ParsedDocument, taken: set[str]) -> _Rows:
-    docid = unique_docid(collection, doc.docid or docid_from_name(source_name), taken)
+    wanted = doc.docid or docid_from_name(source_name)
+    docid = unique_docid(collection, wanted, taken)
     title = doc.title.strip() or docid
     document = Document(
         collection=collection,
@@ -172,7 +201,7 @@ def _plan_rows(collection: Collection, source_name: str, doc: ParsedDocument, ta
             )
         )
     sentence_texts = [doc.text[r.start : r.end] for r in regions if r.kind == Region.Kind.SENTENCE]
-    return _Rows(document, passages, regions, passage_texts, sentence_texts)
+    return _Rows(document, passages, regions, passage_texts, sentence_texts, wanted)
 
 
 def _embed_rows(rows: list[_Rows], embed: Embed) -> None:
