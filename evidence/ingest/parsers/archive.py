@@ -10,6 +10,9 @@ from pathlib import PurePosixPath
 from ..types import IngestError, Limits
 
 CHUNK = 1024 * 1024
+MB = 1024 * 1024
+# Below this expanded size an archive is cheap whatever its ratio (a few pages of repeated text).
+RATIO_FLOOR_BYTES = 8 * MB
 ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -35,11 +38,17 @@ def _skipped(name: str) -> bool:
     return not parts or parts[0] == "__MACOSX" or any(p.startswith(".") for p in parts)
 
 
+def _mb(size: float) -> str:
+    return f"{size / MB:.0f}" if size >= 10 * MB else f"{size / MB:.1f}"
+
+
 def _check_headers(zipname: str, infos: list[zipfile.ZipInfo], limits: Limits) -> None:
-    """Refuse an archive from its declared sizes before decompressing anything."""
+    """Refuse an archive from its central directory (declared sizes, member count) before decompressing anything."""
     if len(infos) > limits.max_zip_members:
-        raise IngestError(zipname, f"has {len(infos)} entries (limit {limits.max_zip_members})")
-    total = 0
+        raise IngestError(
+            zipname, f"has {len(infos)} entries, over the limit of {limits.max_zip_members} per upload: split it"
+        )
+    total = compressed = 0
     for info in infos:
         if _unsafe(info.filename):
             raise IngestError(zipname, f"has an unsafe member path {info.filename!r}")
@@ -48,11 +57,22 @@ def _check_headers(zipname: str, infos: list[zipfile.ZipInfo], limits: Limits) -
         if info.filename.lower().endswith(".zip"):
             raise IngestError(zipname, f"contains a nested zip {info.filename!r}")
         total += info.file_size
-        # Tiny files compress absurdly well (a page of spaces), so only large members count as bombs.
+        compressed += info.compress_size
+        # Tiny files compress absurdly well (a page of spaces), so only large members count as bombs here;
+        # many small ones are caught by the whole-archive checks below.
         if info.file_size > max(limits.max_compression_ratio * max(info.compress_size, 1), CHUNK):
             raise IngestError(zipname, f"looks like a zip bomb ({info.filename!r} expands too much)")
     if total > limits.max_zip_total_bytes:
-        raise IngestError(zipname, f"expands to {total} bytes (limit {limits.max_zip_total_bytes})")
+        raise IngestError(
+            zipname,
+            f"expands to {_mb(total)} MB, over the limit of {_mb(limits.max_zip_total_bytes)} MB per upload: split it",
+        )
+    if total > RATIO_FLOOR_BYTES and total > limits.max_compression_ratio * max(compressed, 1):
+        raise IngestError(
+            zipname,
+            f"looks like a zip bomb: it expands {total / max(compressed, 1):.0f} times, to {_mb(total)} MB "
+            f"(the limit is {limits.max_compression_ratio:.0f} times)",
+        )
 
 
 def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, zipname: str, limits: Limits) -> bytes:
