@@ -15,6 +15,7 @@ from ninja.errors import AuthenticationError
 from evidence.api import router
 from evidence.api_piserini import router as piserini_router
 from evidence.auth_keys import API_AUTH, RateLimited, presented_key, verify_key
+from evidence.errors import CRASH_SENTENCE
 from evidence.quotas import QuotaExceeded
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,13 @@ def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
 @api.exception_handler(QuotaExceeded)
 def over_quota(request: HttpRequest, exc: QuotaExceeded) -> HttpResponse:
     return api.create_response(request, {"detail": str(exc)}, status=exc.status)
+
+
+@api.exception_handler(Exception)
+def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+    # ninja's default handler answers with the traceback in debug: log it, answer one sentence.
+    log.error("unhandled error in %s %s", request.method, request.path, exc_info=exc)
+    return api.create_response(request, {"detail": CRASH_SENTENCE}, status=500)
 
 
 @api.exception_handler(OperationalError)

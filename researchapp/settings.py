@@ -35,6 +35,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "evidence.middleware.MetricsMiddleware",
+    "evidence.errors.NulGuardMiddleware",  # before anything reads a form: a NUL byte is a 400, never a 500
+    "evidence.errors.PlainErrorsMiddleware",  # a crash is a plain 500 page even in debug
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
