@@ -19,4 +19,4 @@ RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput -v 0
 
 USER app
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && uvicorn researchapp.asgi:application --host 0.0.0.0 --port 8000"]
+CMD ["python", "scripts/run.py", "web"]

@@ -81,8 +81,7 @@ def full_ingest(limit: int | None) -> None:
     try:
         started = time.perf_counter()
         job = jobs.create_job(collection, [(corpus.name, data)])
-        for file_id in jobs.pending_file_ids(job):
-            jobs.process_file(file_id)
+        jobs.process_all(job)
         seconds = time.perf_counter() - started
         summary = jobs.job_summary(job)
         passages = Passage.objects.filter(document__collection=collection).count()

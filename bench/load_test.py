@@ -189,8 +189,7 @@ def seed(users: int, runs_per_user: int) -> list[tuple[str, int]]:
         user = get_user_model().objects.create_user(f"bench-{tag}-{n}", password=uuid.uuid4().hex)
         collection = Collection.objects.create(owner=user, name="Bench")
         job = jobs.create_job(collection, [(path.name, path.read_bytes()) for path in demo])
-        for file_id in jobs.pending_file_ids(job):
-            jobs.process_file(file_id, embed=False)
+        jobs.process_all(job, embed=False)
         seeded.append((create_key(user, "bench", rate_per_minute=100_000)[1], collection.pk))
     return seeded
 

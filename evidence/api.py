@@ -16,10 +16,10 @@ from ninja.errors import HttpError
 from . import events, quotas, schemas
 from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
-from .ingest.jobs import create_job
+from .ingest.jobs import create_job, retry_file
 from .models import Collection, Document, Evaluation, IngestJob, Run, Span, run_config
 from .streaming import json_events, last_seen
-from .tasks import enqueue_ingest, run_research
+from .tasks import enqueue_files, enqueue_ingest, run_research
 
 log = logging.getLogger(__name__)
 router = Router()
@@ -93,6 +93,7 @@ def upload_out(job: IngestJob) -> dict[str, Any]:
         "status",
         "files_total",
         "files_done",
+        "files_failed",
         "documents_added",
         "duplicates",
         "passages_total",
@@ -106,6 +107,7 @@ def upload_out(job: IngestJob) -> dict[str, Any]:
             {
                 "id": f.pk,
                 "name": f.name,
+                "archive_id": f.archive_id,
                 "size": f.size,
                 "status": f.status,
                 "error": f.error,
@@ -152,6 +154,20 @@ def upload_files(request: HttpRequest, collection_id: int):
     with transaction.atomic():
         job = create_job(collection, [(f.name or "upload", f) for f in files])
         enqueue_ingest(job.pk)
+    return Status(202, upload_out(job))
+
+
+@router.post("/uploads/{upload_id}/files/{file_id}/retry", tags=["collections"],
+             response={202: schemas.UploadOut, 409: schemas.Error, **ERRORS})
+def retry_upload_file(request: HttpRequest, upload_id: int, file_id: int):
+    """Queue a failed file of an upload again (its stored bytes are kept); 409 if it has not failed."""
+    job = owned(IngestJob.objects.filter(owner=request.user), upload_id, "upload")
+    record = owned(job.files.all(), file_id, "file")
+    with transaction.atomic():
+        if not retry_file(record):
+            raise HttpError(409, f"{record.name} cannot be retried: only a failed file that is still stored can be.")
+        enqueue_files([record.pk])
+    job.refresh_from_db()
     return Status(202, upload_out(job))
 
 

@@ -153,14 +153,18 @@ class IngestJob(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued"
         RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
+        DONE = "done"  # every file ingested (duplicates included)
+        PARTIAL = "partial"  # some files ingested, some failed
+        FAILED = "failed"  # every file failed
+
+    FINISHED = (Status.DONE, Status.PARTIAL, Status.FAILED)
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ingest_jobs")
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="ingest_jobs")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     files_total = models.PositiveIntegerField(default=0)
-    files_done = models.PositiveIntegerField(default=0)
+    files_done = models.PositiveIntegerField(default=0)  # files that ended, ingested or failed
+    files_failed = models.PositiveIntegerField(default=0)
     documents_added = models.PositiveIntegerField(default=0)
     duplicates = models.PositiveIntegerField(default=0)
     passages_total = models.PositiveIntegerField(default=0)
@@ -173,14 +177,20 @@ class IngestJob(models.Model):
 
 
 class IngestFile(models.Model):
+    """One uploaded file, or one member of an uploaded zip (then `archive` is the zip's row)."""
+
     class Status(models.TextChoices):
         QUEUED = "queued"
         PARSING = "parsing"
         EMBEDDING = "embedding"
         DONE = "done"
         FAILED = "failed"
+        UNPACKED = "unpacked"  # a zip whose members became files of their own
+
+    ENDED = (Status.DONE, Status.FAILED, Status.UNPACKED)
 
     job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="files")
+    archive = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="members")
     name = models.CharField(max_length=500)
     size = models.PositiveBigIntegerField(default=0)
     stored_path = models.CharField(max_length=1000, blank=True)
@@ -430,6 +440,28 @@ class ApiKey(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class PiseriniBackend(models.Model):
+    """A secret URL serving one collection in Pi-Serini's http-json shape; only its token's SHA-256 is stored.
+
+    Pi-Serini's adapter sends no headers, so the token in the path is the credential (like an API key).
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="piserini_backends")
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="piserini_backends")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"

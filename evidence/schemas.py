@@ -35,6 +35,12 @@ class Error(Schema):
     detail: str
 
 
+class ValidationErrorOut(Schema):
+    """A 422: the request did not match the operation's parameters or body (one entry per problem)."""
+
+    detail: list[dict[str, Any]]
+
+
 class CollectionIn(Schema):
     name: Text = Field(..., min_length=1, max_length=200, pattern=r"\S")
     description: Text = Field("", max_length=5000)
@@ -50,10 +56,11 @@ class CollectionOut(Schema):
 
 class FileOut(Schema):
     id: int
-    name: str
+    name: str  # a zip member is named "archive.zip/member"
+    archive_id: int | None = Field(None, description="the zip this file was unpacked from, if any")
     size: int
-    status: str
-    error: str
+    status: str = Field(description="queued, parsing, embedding, done, failed, or unpacked (a zip, see its members)")
+    error: str = Field(description="one plain sentence naming the file and what to do; empty unless failed")
     documents_added: int
     passages: int
     duplicates: list[str]
@@ -62,9 +69,10 @@ class FileOut(Schema):
 class UploadOut(Schema):
     id: int
     collection_id: int
-    status: str
-    files_total: int
-    files_done: int
+    status: str = Field(description="queued, running, done (every file ingested), partial (some failed) or failed")
+    files_total: int = Field(description="files to ingest, counting each member of a zip (not the zip itself)")
+    files_done: int = Field(description="files that ended, ingested or failed")
+    files_failed: int
     documents_added: int
     duplicates: int
     passages_total: int

@@ -38,16 +38,33 @@ def ingest_file(self, file_id: int) -> str | None:
     first try left it (documents are committed whole, so at most the unfinished ones are written again).
     """
     record = jobs.process_file(file_id, resume=self.request.retries > 0)
+    if record is not None and record.status == record.Status.UNPACKED:
+        enqueue_files(list(record.members.filter(status=record.Status.QUEUED).values_list("pk", flat=True)))
     return record.status if record else None
 
 
+def enqueue_files(file_ids: list[int]) -> None:
+    """Queue one task per file once the rows are committed (files run in parallel).
+
+    With the broker down the files stay queued, and the reaper queues them again once it is back: the upload is
+    accepted either way.
+    """
+    for file_id in file_ids:
+        transaction.on_commit(lambda file_id=file_id: _send_ingest(file_id))
+
+
+def _send_ingest(file_id: int) -> None:
+    try:
+        ingest_file.delay(file_id)
+    except Exception:  # kombu raises OperationalError or a socket error, depending on where the broker failed
+        logging.getLogger(__name__).warning("could not queue file %s: the reaper will queue it again", file_id)
+
+
 def enqueue_ingest(job_id: int) -> None:
-    """Queue one task per pending file once the job's rows are committed (files run in parallel)."""
+    """Queue every pending file of a job."""
     from .models import IngestJob
 
-    job = IngestJob.objects.get(pk=job_id)
-    for file_id in jobs.pending_file_ids(job):
-        transaction.on_commit(lambda file_id=file_id: ingest_file.delay(file_id))
+    enqueue_files(jobs.pending_file_ids(IngestJob.objects.get(pk=job_id)))
 
 
 @shared_task(name="evidence.run_research", acks_late=True)

@@ -21,5 +21,6 @@ urlpatterns = [
     path("collections/<int:pk>/", collections.collection, name="collection"),
     path("collections/<int:pk>/upload", collections.upload, name="upload"),
     path("uploads/<int:pk>/", collections.job, name="job"),
+    path("uploads/<int:pk>/files/<int:file_pk>/retry", collections.retry_file, name="retry_file"),
     path("documents/<int:pk>/", collections.document, name="document"),
 ]

@@ -1,6 +1,12 @@
 """`make run`: start the services, migrate, load the demo, then run web + worker in the foreground.
 
-Ctrl-C stops the web server, the worker and the services this script started, leaving nothing behind.
+    python scripts/run.py            everything, supervised (what `make run` does)
+    python scripts/run.py worker     only the Celery worker, as `make run` starts it (docker-compose uses this)
+    python scripts/run.py web        migrate, then only the web server (the Docker image's command)
+
+The command lines of the worker and the web server are defined once, here: `make run`, docker-compose and the
+journey tests (tests/journeys) all start them through these functions. A worker that dies is restarted (the web
+server, Postgres and Redis stay up and the log says what happened); Ctrl-C stops everything this script started.
 """
 
 from __future__ import annotations
@@ -11,12 +17,36 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 WEB_HOST = os.environ.get("EVIDENCE_HOST", "127.0.0.1")
 WEB_PORT = int(os.environ.get("EVIDENCE_PORT", "8000"))
+WORKER_POOL = os.environ.get("EVIDENCE_WORKER_POOL", "prefork")
+WORKER_CONCURRENCY = int(os.environ.get("EVIDENCE_WORKER_CONCURRENCY", "2"))
+RESTART_WINDOW_S = 60.0
+MAX_RESTARTS_PER_WINDOW = 5
+
+
+def worker_command(python: str = PY, pool: str = WORKER_POOL, queues: str = "celery,judge",
+                   hostname: str = "evidence@%h") -> list[str]:
+    """The Celery worker as the app ships it: prefork pool, the default and System 1 queues."""
+    return [
+        python, "-m", "celery", "-A", "researchapp", "worker",
+        "--pool", pool,
+        "--concurrency", str(WORKER_CONCURRENCY),
+        "--queues", queues,
+        "--hostname", hostname,
+        "--loglevel", "INFO",
+    ]  # fmt: skip
+
+
+def web_command(python: str = PY, host: str = WEB_HOST, port: int = WEB_PORT) -> list[str]:
+    """The ASGI web server (pages, API, event streams)."""
+    return [python, "-m", "uvicorn", "researchapp.asgi:application", "--host", host, "--port", str(port),
+            "--log-level", "warning"]
 
 
 def step(args: list[str]) -> None:
@@ -31,82 +61,93 @@ def port_free(port: int) -> bool:
         return sock.connect_ex((WEB_HOST, port)) != 0
 
 
-def stop(processes: list[subprocess.Popen[bytes]]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 15
-    for process in processes:
+def log(message: str) -> None:
+    print(f"[make run] {time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
+class Supervised:
+    """A child process that is started again when it exits on its own, at most a few times a minute."""
+
+    def __init__(self, name: str, command: Callable[[], list[str]]) -> None:
+        self.name, self.command = name, command
+        self.restarts: list[float] = []
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(self.command(), cwd=ROOT)
+
+    def check(self) -> bool:
+        """Restart the process if it died; False when it keeps dying (then everything stops)."""
+        code = self.process.poll()
+        if code is None:
+            return True
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S]
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+        if len(self.restarts) >= MAX_RESTARTS_PER_WINDOW:
+            log(f"the {self.name} {how} and has restarted {len(self.restarts)} times in the last minute: giving up")
+            return False
+        log(f"the {self.name} {how}: restarting it (the other processes keep running)")
+        self.restarts.append(now)
+        self.process = self.start()
+        return True
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+
+    def wait(self, deadline: float) -> None:
         try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            process.kill()
+            self.process.kill()
 
 
-def main() -> None:
+def _interrupt(*_args: object) -> None:
+    raise KeyboardInterrupt
+
+
+def serve() -> None:
     if not port_free(WEB_PORT):
-        print(
-            f"error: port {WEB_PORT} is already in use: stop that program or set EVIDENCE_PORT to a free port.",
-            file=sys.stderr,
-        )
+        log(f"error: port {WEB_PORT} is already in use: stop that program or set EVIDENCE_PORT to a free port.")
         sys.exit(1)
     step([PY, "scripts/services.py", "up"])
-    processes: list[subprocess.Popen[bytes]] = []
+    children: list[Supervised] = []
     try:
         step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
         step([PY, "manage.py", "load_demo"])
-        processes.append(
-            subprocess.Popen(
-                [
-                    PY,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "researchapp",
-                    "worker",
-                    "--loglevel",
-                    "INFO",
-                    "--concurrency",
-                    "2",
-                    "--queues",
-                    "celery,judge",
-                    "--hostname",
-                    "evidence@%h",
-                ],
-                cwd=ROOT,
-            )
-        )
-        processes.append(
-            subprocess.Popen(
-                [
-                    PY,
-                    "-m",
-                    "uvicorn",
-                    "researchapp.asgi:application",
-                    "--host",
-                    WEB_HOST,
-                    "--port",
-                    str(WEB_PORT),
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-            )
-        )
+        children.append(Supervised("worker", worker_command))
+        children.append(Supervised("web server", web_command))
         print(f"\nEvidence desk is running at http://{WEB_HOST}:{WEB_PORT}/  (log in as demo / demo-password)")
         print(f"Health: http://{WEB_HOST}:{WEB_PORT}/health · API docs: http://{WEB_HOST}:{WEB_PORT}/api/docs")
         print("Press Ctrl-C to stop everything.\n", flush=True)
-        while all(process.poll() is None for process in processes):
+        signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops everything as Ctrl-C does
+        while all(child.check() for child in children):
             time.sleep(0.5)
-        # Ctrl-C reaches the children first (same process group); only a lone crash deserves a warning.
-        time.sleep(0.3)
-        print("a process exited: stopping the rest", file=sys.stderr)
     except KeyboardInterrupt:
         print("\nstopping...", flush=True)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        stop(processes)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for child in children:
+            child.stop()
+        deadline = time.monotonic() + 15
+        for child in children:
+            child.wait(deadline)
         subprocess.run([PY, "scripts/services.py", "down"], cwd=ROOT)
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "all"
+    if mode == "worker":
+        os.execv(PY, worker_command())
+    elif mode == "web":
+        step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
+        os.execv(PY, web_command(host=os.environ.get("EVIDENCE_HOST", "0.0.0.0")))
+    elif mode == "all":
+        serve()
+    else:
+        sys.exit(f"error: unknown mode {mode!r}: use no argument, 'worker' or 'web'")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,5 @@ from evidence.models import Collection, IngestJob
 def ingest_now(collection: Collection, files: Sequence[tuple[str, bytes]], embed: bool = True) -> IngestJob:
     """Create an ingest job for the files and process each one here; return the job."""
     job = jobs.create_job(collection, list(files))
-    for file_id in jobs.pending_file_ids(job):
-        jobs.process_file(file_id, embed=embed)
+    jobs.process_all(job, embed=embed)
     return job

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Sum
 from django.utils import timezone
 
 from ..models import Collection, IngestFile, IngestJob
 from .parsers import expand_upload
+from .parsers.archive import is_zip
 from .store import store_documents
 from .timelimit import parse_with_limits
 from .types import IngestError, Limits
@@ -28,31 +29,31 @@ def limits() -> Limits:
 def create_job(collection: Collection, uploads: Iterable[tuple[str, BinaryIO | bytes]]) -> IngestJob:
     """Save each upload to disk and record it; files over the size limit fail here, before any parsing."""
     job = IngestJob.objects.create(owner=collection.owner, collection=collection)
-    folder = Path(settings.EVIDENCE_UPLOAD_DIR) / str(job.pk)
-    folder.mkdir(parents=True, exist_ok=True)
-    count = 0
     for name, content in uploads:
-        count += 1
         record = IngestFile.objects.create(job=job, name=name[:500])
-        target = folder / f"{record.pk}.upload"
+        target = _upload_path(record)
         size = _save_capped(content, target, settings.EVIDENCE_MAX_FILE_BYTES)
         if size is None:
             target.unlink(missing_ok=True)
             record.status = IngestFile.Status.FAILED
             record.error = (
-                f"Cannot ingest {name}: the file is larger than the limit of "
-                f"{settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024)} MB."
+                f"{name} is larger than the limit of {settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024)} MB per "
+                "file: split it or upload a smaller copy."
             )
             record.save()
             continue
         record.size = size
         record.stored_path = str(target)
         record.save()
-    already_failed = job.files.filter(status=IngestFile.Status.FAILED).count()
-    IngestJob.objects.filter(pk=job.pk).update(files_total=count, files_done=already_failed)
+    refresh_job(job.pk)
     job.refresh_from_db()
-    _finish_if_complete(job.pk)
     return job
+
+
+def _upload_path(record: IngestFile) -> Path:
+    folder = Path(settings.EVIDENCE_UPLOAD_DIR) / str(record.job_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{record.pk}.upload"
 
 
 def _save_capped(content: BinaryIO | bytes, target: Path, cap: int) -> int | None:
@@ -76,6 +77,15 @@ def pending_file_ids(job: IngestJob) -> list[int]:
     return list(job.files.filter(status=IngestFile.Status.QUEUED).values_list("pk", flat=True))
 
 
+def process_all(job: IngestJob, embed: bool = True, on_file: Callable[[IngestFile], None] | None = None) -> None:
+    """Ingest every queued file of a job here, in this process, members of unpacked zips included."""
+    while pending := pending_file_ids(job):
+        for file_id in pending:
+            record = process_file(file_id, embed=embed)
+            if record is not None and on_file is not None:
+                on_file(record)
+
+
 def claim_file(file_id: int, resume: bool = False) -> IngestFile | None:
     """Move a queued file to parsing; a file already claimed (a repeated task) gives None.
 
@@ -96,67 +106,124 @@ def claim_file(file_id: int, resume: bool = False) -> IngestFile | None:
 
 
 def process_file(file_id: int, embed: bool = True, resume: bool = False) -> IngestFile | None:
-    """Parse, store and index one uploaded file; errors are recorded on the file, database outages raised."""
+    """Parse, store and index one uploaded file (or unpack a zip into member files); errors end up on the file.
+
+    Database outages are raised, so the task retries once the database is back.
+    """
     record = claim_file(file_id, resume)
     if record is None:
         return None
-    job = record.job
     try:
         data = Path(record.stored_path).read_bytes()
-        documents = []
-        errors: list[str] = []
-        for member_name, member_data in expand_upload(record.name, data, limits()):
-            try:
-                documents.append((member_name, parse_with_limits(member_name, member_data, limits())))
-            except IngestError as error:
-                errors.append(str(error))
-        total_passages = 0
-        embedder = _embedder() if embed else None
-
-        def progress(_documents: int, passages: int) -> None:
-            IngestJob.objects.filter(pk=job.pk).update(
-                passages_embedded=F("passages_embedded") + (passages if embed else 0),
-                passages_total=F("passages_total") + passages,
-            )
-
-        record.status = IngestFile.Status.EMBEDDING
-        record.save(update_fields=["status", "updated_at"])
-        added: list[int] = []
-        for member_name, parsed in documents:
-            result = store_documents(job.collection, member_name, parsed, embedder, progress)
-            added.extend(result.documents)
-            record.duplicates = [*record.duplicates, *result.duplicates]
-            total_passages += result.passages
-        if added:
-            from ..retrieval.index_store import add_documents
-
-            add_documents(job.collection_id, added)
-        record.documents_added = len(added)
-        record.passages = total_passages
-        record.error = " ".join(errors)
-        record.status = IngestFile.Status.FAILED if errors and not added else IngestFile.Status.DONE
+        if is_zip(record.name, data):
+            _unpack(record, data)
+        else:
+            _ingest(record, data, embed)
     except IngestError as error:
         record.status, record.error = IngestFile.Status.FAILED, str(error)
+    except FileNotFoundError:
+        record.status = IngestFile.Status.FAILED
+        record.error = f"{record.name} is no longer stored on the server: upload it again."
     except (OperationalError, InterfaceError):
         raise  # the database went away: the task retries once it is back (recording anything now would fail too)
-    except Exception as error:  # a file must end in a defined state whatever went wrong
+    except Exception:  # a file must end in a defined state whatever went wrong
         log.exception("ingesting %s failed", record.name)
         record.status = IngestFile.Status.FAILED
-        record.error = f"Cannot ingest {record.name}: an internal error occurred ({type(error).__name__}: {error})."
+        record.error = (
+            f"{record.name} could not be ingested because of an internal error (it is logged on the server): "
+            "retry it, and if it fails again, report it."
+        )
     record.save()
-    IngestJob.objects.filter(pk=job.pk).update(
-        files_done=F("files_done") + 1,
-        documents_added=F("documents_added") + record.documents_added,
-        duplicates=F("duplicates") + len(record.duplicates),
-    )
-    _finish_if_complete(job.pk)
+    refresh_job(record.job_id)
     return record
 
 
-def _finish_if_complete(job_id: int) -> None:
-    IngestJob.objects.filter(pk=job_id, files_done__gte=F("files_total")).exclude(status=IngestJob.Status.DONE).update(
-        status=IngestJob.Status.DONE, finished_at=timezone.now()
+def _unpack(record: IngestFile, data: bytes) -> None:
+    """Turn a zip's row into one queued row per member, each with its own stored bytes, progress and error."""
+    members = expand_upload(record.name, data, limits())
+    if not members:
+        raise IngestError(record.name, "holds no files to ingest: check that it is the archive you meant")
+    with transaction.atomic():
+        for name, content in members:
+            member = IngestFile.objects.create(job_id=record.job_id, archive=record, name=name[:500], size=len(content))
+            target = _upload_path(member)
+            target.write_bytes(content)
+            member.stored_path = str(target)
+            member.save(update_fields=["stored_path"])
+        record.status = IngestFile.Status.UNPACKED  # committed with the members: a retried task never unpacks twice
+        record.save(update_fields=["status", "updated_at"])
+
+
+def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
+    job = record.job
+    documents = parse_with_limits(record.name, data, limits())
+    embedder = _embedder() if embed else None
+
+    def progress(_documents: int, passages: int) -> None:
+        IngestJob.objects.filter(pk=job.pk).update(
+            passages_embedded=F("passages_embedded") + (passages if embed else 0),
+            passages_total=F("passages_total") + passages,
+        )
+
+    record.status = IngestFile.Status.EMBEDDING
+    record.save(update_fields=["status", "updated_at"])
+    result = store_documents(job.collection, record.name, documents, embedder, progress)
+    if result.documents:
+        from ..retrieval.index_store import add_documents
+
+        add_documents(job.collection_id, result.documents)
+    record.documents_added = len(result.documents)
+    record.duplicates = result.duplicates
+    record.passages = result.passages
+    record.error = ""
+    record.status = IngestFile.Status.DONE
+
+
+def retry_file(record: IngestFile) -> bool:
+    """Queue a failed file again (its stored bytes are kept); False when it cannot be retried."""
+    if record.status != IngestFile.Status.FAILED or not record.stored_path or not Path(record.stored_path).exists():
+        return False
+    with transaction.atomic():
+        updated = IngestFile.objects.filter(pk=record.pk, status=IngestFile.Status.FAILED).update(
+            status=IngestFile.Status.QUEUED, error=""
+        )
+        if updated:
+            refresh_job(record.job_id)
+    return bool(updated)
+
+
+def refresh_job(job_id: int) -> None:
+    """Roll a job's counts and status up from its files: done, partial (some failed) or failed (all failed).
+
+    Each file's task calls this after committing its own end state, so the last one to end sees them all.
+    """
+    counts = dict(
+        IngestFile.objects.filter(job_id=job_id)
+        .exclude(status=IngestFile.Status.UNPACKED)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
     )
+    total = sum(counts.values())
+    failed = counts.get(IngestFile.Status.FAILED, 0)
+    done = counts.get(IngestFile.Status.DONE, 0)
+    files = IngestFile.objects.filter(job_id=job_id, status=IngestFile.Status.DONE)
+    added = files.aggregate(documents=Sum("documents_added"))["documents"] or 0
+    duplicates = sum(len(d or []) for d in files.values_list("duplicates", flat=True))
+    update: dict[str, object] = {
+        "files_total": total, "files_done": done + failed, "files_failed": failed,
+        "documents_added": added, "duplicates": duplicates,
+    }  # fmt: skip
+    if total and done + failed == total:
+        status = IngestJob.Status.FAILED if not done else IngestJob.Status.PARTIAL if failed else IngestJob.Status.DONE
+        job = IngestJob.objects.filter(pk=job_id)
+        job.exclude(status=status).update(status=status, finished_at=timezone.now())
+        job.update(**update)
+        return
+    job = IngestJob.objects.filter(pk=job_id)
+    if total - counts.get(IngestFile.Status.QUEUED, 0) or job.filter(status__in=IngestJob.FINISHED).exists():
+        update["status"] = IngestJob.Status.RUNNING  # started, or finished and now retrying a file
+    job.update(**update, finished_at=None)
 
 
 def _embedder():
@@ -168,13 +235,14 @@ def _embedder():
 def job_summary(job: IngestJob) -> dict[str, object]:
     """Summarise a job as the CLI and the API report it."""
     job.refresh_from_db()
-    files = list(job.files.all())
+    files = list(job.files.exclude(status=IngestFile.Status.UNPACKED))
     return {
         "collection": job.collection.name,
         "files": len(files),
         "documents": sum(f.documents_added for f in files),
         "passages": sum(f.passages for f in files),
         "skipped_duplicates": sum(len(f.duplicates) for f in files),
+        "failed": sum(f.status == IngestFile.Status.FAILED for f in files),
         "errors": [{"file": f.name, "reason": f.error} for f in files if f.error],
         "status": job.status,
     }

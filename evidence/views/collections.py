@@ -13,9 +13,10 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from ..forms import CollectionForm
+from ..ingest import jobs
 from ..ingest.jobs import create_job
-from ..models import Collection, Document, IngestJob
-from ..tasks import enqueue_ingest
+from ..models import Collection, Document, IngestFile, IngestJob
+from ..tasks import enqueue_files, enqueue_ingest
 
 
 def collections(request: HttpRequest) -> HttpResponse:
@@ -96,14 +97,41 @@ def job(request: HttpRequest, pk: int) -> HttpResponse:
     job = get_object_or_404(IngestJob.objects.select_related("collection"), pk=pk, owner=request.user)
     context = {
         "job": job,
-        "files": list(job.files.all()),
-        "done": job.status in ("done", "failed"),
+        "files": file_rows(job),
+        "done": job.status in IngestJob.FINISHED,
         "files_pct": _pct(job.files_done, job.files_total),
         "passages_pct": _pct(job.passages_embedded, job.passages_total),
     }
     if request.htmx:
         return render(request, "evidence/job.html#progress", context)
     return render(request, "evidence/job.html", context)
+
+
+def file_rows(job: IngestJob) -> list[IngestFile]:
+    """The job's files in upload order, each zip followed by its members (each member a row of its own)."""
+    files = list(job.files.all())
+    members: dict[int, list[IngestFile]] = {}
+    for f in files:
+        if f.archive_id:
+            members.setdefault(f.archive_id, []).append(f)
+    rows: list[IngestFile] = []
+    for f in files:
+        if not f.archive_id:
+            f.member_count = len(members.get(f.pk, []))
+            rows.extend([f, *members.get(f.pk, [])])
+    return rows
+
+
+@require_POST
+def retry_file(request: HttpRequest, pk: int, file_pk: int) -> HttpResponse:
+    record = get_object_or_404(IngestFile, pk=file_pk, job_id=pk, job__owner=request.user)
+    with transaction.atomic():
+        if jobs.retry_file(record):
+            enqueue_files([record.pk])
+            messages.success(request, f"{record.name} is queued again.")
+        else:
+            messages.error(request, f"{record.name} cannot be retried: only a failed file that is still stored can be.")
+    return redirect("job", pk=pk)
 
 
 def _pct(done: int, total: int) -> int:

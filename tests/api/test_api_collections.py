@@ -48,8 +48,7 @@ def test_it_uploads_files_and_reports_progress(api, collection, queued):
     upload = response.json()
     assert upload["files_total"] == 2 and [f["status"] for f in upload["files"]] == ["queued", "queued"]
     assert queued["ingest"] == [upload["id"]]
-    for file_id in jobs.pending_file_ids(IngestJob.objects.get(pk=upload["id"])):
-        jobs.process_file(file_id, embed=False)
+    jobs.process_all(IngestJob.objects.get(pk=upload["id"]), embed=False)
     progress = api.get(f"/api/uploads/{upload['id']}").json()
     assert progress["status"] == "done" and progress["documents_added"] == 2
     assert {f["status"] for f in progress["files"]} == {"done"}

@@ -26,19 +26,25 @@ class Worker:
     """One `celery worker` subprocess (thread pool) consuming `queue`, with its log in `log_path`."""
 
     def __init__(self, queue: str, log_path: Path, data_dir: Path, extra_env: dict[str, str] | None = None,
-                 concurrency: int = 2) -> None:
+                 concurrency: int = 2, pool: str | None = None) -> None:
+        """`pool` set: the worker command line exactly as `make run` starts it (scripts/run.py), with that pool."""
         self.queue, self.log_path = queue, log_path
         env = {**os.environ, "DATABASE_URL": database_url(), "EVIDENCE_DATA_DIR": str(data_dir),
                "DJANGO_SETTINGS_MODULE": "tests.reliability.worker_settings",
                "EVIDENCE_BASE_SETTINGS": base_settings(),
                "EVIDENCE_JUDGE_QUEUE": f"{queue}-judge", "PYTHONPATH": _pythonpath(), **(extra_env or {})}
         self.log = log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "researchapp", "worker", "--pool", "threads", "--concurrency",
-             str(concurrency), "-Q", f"{queue},{queue}-judge", "--loglevel", "INFO",
-             "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
+        name = f"fault-{uuid.uuid4().hex[:8]}@%h"
+        if pool is None:
+            command = [sys.executable, "-m", "celery", "-A", "researchapp", "worker", "--pool", "threads",
+                       "--concurrency", str(concurrency), "-Q", f"{queue},{queue}-judge", "--loglevel", "INFO",
+                       "-n", name, "--without-gossip", "--without-mingle"]
+        else:
+            from scripts.run import worker_command
+
+            command = worker_command(pool=pool, queues=f"{queue},{queue}-judge", hostname=name)
+            env["EVIDENCE_TASK_QUEUE"] = queue
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     @property
     def pid(self) -> int:

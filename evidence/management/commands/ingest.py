@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ...ingest import jobs
-from ...models import Collection
+from ...models import Collection, IngestJob
 
 
 def expand_paths(paths: list[str]) -> list[Path]:
@@ -53,13 +53,15 @@ class Command(BaseCommand):
         finally:
             for _, handle in handles:
                 handle.close()
-        pending = jobs.pending_file_ids(job)
-        with tqdm(total=len(files), unit="file", disable=options["verbosity"] == 0, file=self.stderr) as bar:
-            bar.update(len(files) - len(pending))
-            for file_id in pending:
-                record = jobs.process_file(file_id, embed=not options["no_embed"])
-                bar.set_postfix_str(Path(record.name).name[:40] if record else "")
-                bar.update(1)
+        with tqdm(total=job.files_total, unit="file", disable=options["verbosity"] == 0, file=self.stderr) as bar:
+            bar.update(job.files_done)
+
+            def advance(record) -> None:
+                bar.total = IngestJob.objects.get(pk=job.pk).files_total  # a zip adds its members when unpacked
+                bar.set_postfix_str(Path(record.name).name[:40])
+                bar.update(0 if record.status == record.Status.UNPACKED else 1)
+
+            jobs.process_all(job, embed=not options["no_embed"], on_file=advance)
         self.stdout.write(json.dumps(jobs.job_summary(job)))
 
     def _owner(self, username: str | None):

@@ -31,7 +31,6 @@ class Command(BaseCommand):
             self.stdout.write(f"demo: {collection.documents.count()} documents already loaded")
             return
         job = jobs.create_job(collection, [(path.name, path.read_bytes()) for path in files])
-        for file_id in jobs.pending_file_ids(job):
-            jobs.process_file(file_id)
+        jobs.process_all(job)
         summary = jobs.job_summary(job)
         self.stdout.write(f"demo: {summary['documents']} documents, {summary['passages']} passages loaded")
