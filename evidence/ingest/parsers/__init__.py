@@ -15,6 +15,19 @@ from .common import decode_utf8
 __all__ = ["FORMATS", "detect_format", "expand_upload", "parse_file"]
 
 DEFAULT_LIMITS = Limits()
+_UNREADABLE_JSON = "could not be read: its JSON is nested too deeply or holds a number too long to parse; re-export it"
+_FIX = "check that the file is complete and in that format, then upload it again"
+_FORMAT_NAMES = {
+    "pdf": "a PDF",
+    "text": "plain text",
+    "markdown": "Markdown",
+    "html": "HTML",
+    "jats": "JATS XML",
+    "s2orc": "S2ORC JSON",
+    "qasper": "QASPER JSON",
+    "scifact": "SciFact JSONL",
+    "browsecomp": "BrowseComp JSONL",
+}
 FORMATS = ("pdf", "text", "markdown", "html", "jats", "s2orc", "qasper", "scifact", "browsecomp")
 EXTENSIONS = {
     ".pdf": "pdf",
@@ -90,7 +103,7 @@ def detect_format(filename: str, data: bytes) -> str:
     except IngestError:
         raise
     except (RecursionError, ValueError) as exc:  # absurdly nested JSON, integers past Python's digit limit
-        raise IngestError(filename, f"could not be read ({type(exc).__name__})") from exc
+        raise IngestError(filename, _UNREADABLE_JSON) from exc
 
 
 def expand_upload(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> list[tuple[str, bytes]]:
@@ -124,18 +137,21 @@ def _parse(filename: str, data: bytes, fmt: str, payload: Any) -> list[ParsedDoc
 def parse_file(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> list[ParsedDocument]:
     """Parse one (non-zip) file into documents; every failure is an IngestError naming the file."""
     if not data:
-        raise IngestError(filename, "is empty")
+        raise IngestError(filename, "is empty: upload it again")
     if len(data) > limits.max_file_bytes:
         raise IngestError(filename, f"is {len(data)} bytes, over the limit of {limits.max_file_bytes}")
+    fmt = "a supported format"
     try:
         fmt, payload = _sniff(filename, data)
         docs = _parse(filename, data, fmt, payload)
     except IngestError:
         raise
     except RecursionError as exc:
-        raise IngestError(filename, "is nested too deeply to parse") from exc
-    except Exception as exc:  # parsers are third-party code: no raw exception may escape
-        raise IngestError(filename, f"could not be parsed ({type(exc).__name__}: {exc})") from exc
+        raise IngestError(
+            filename, "is nested too deeply to parse: flatten or re-export it and upload it again"
+        ) from exc
+    except Exception as exc:  # parsers are third-party code: no raw exception (class name, server path) may escape
+        raise IngestError(filename, f"could not be read as {_FORMAT_NAMES.get(fmt, fmt)}: {_FIX}") from exc
     docs = [d for d in docs if d.text]
     if not docs:
         raise IngestError(filename, "has no text")

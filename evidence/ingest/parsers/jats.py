@@ -82,7 +82,7 @@ def parse_jats(filename: str, data: bytes) -> list[ParsedDocument]:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
-        raise IngestError(filename, f"is not well-formed XML ({exc.msg})") from exc
+        raise IngestError(filename, f"is not well-formed XML ({exc.msg}): fix it or export it again") from exc
     if _local(root) != "article":
         raise IngestError(filename, "is XML but not a JATS article (no <article> root)")
     meta = _find(root, "front/article-meta")

@@ -11,6 +11,9 @@ from ..builder import DocumentBuilder
 from ..textnorm import squash
 from ..types import IngestError, ParsedDocument
 from .common import MAX_TITLE_CHARS, file_stem
+from .pdf_errors import open_pdf, page_error
+from .pdf_text import TextLine, page_text
+from .pdf_title import choose_title
 
 # pdfium marks a hyphen it found at a line end with U+FFFE (older builds: U+0002) and joins the lines.
 _SOFT_HYPHEN = re.compile(r"(\w*)[\ufffe\x02]\s*(\w*)")
@@ -36,7 +39,6 @@ _MINOR_WORDS = frozenset({
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Algorithm)\s+\d+[.:]")
 _SENTENCE_END = re.compile(r"[.!?:][\"'”’)\]]?\d{0,2}$")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
-_BAD_TITLES = re.compile(r"untitled|^microsoft word|\.(?:dvi|docx?|tex|pdf|ps)$", re.I)
 
 
 def known_vocabulary(raw_pages: list[str]) -> Vocabulary:
@@ -117,31 +119,35 @@ def page_blocks(raw: str, vocabulary: Vocabulary = (frozenset(), frozenset())) -
     return blocks
 
 
-def _title(pdf: pdfium.PdfDocument, first_page: list[tuple[str, str]], filename: str) -> str:
-    """Return the metadata title when sensible, else the first line of page 1."""
+def _title(
+    pdf: pdfium.PdfDocument, lines: list[TextLine], height: float, blocks: list[tuple[str, str]], filename: str
+) -> str:
+    """Return the title from the metadata and page 1's layout, else page 1's first block, else the file name."""
     try:
-        meta_title = squash(pdf.get_metadata_value("Title"))
-    except Exception:  # pdfium raises on odd metadata; a fallback title is fine
+        meta_title = pdf.get_metadata_value("Title")
+    except Exception:  # pdfium raises on odd metadata; the layout still has the title
         meta_title = ""
-    if 4 <= len(meta_title) <= 300 and re.search(r"[A-Za-z]{3}", meta_title) and not _BAD_TITLES.search(meta_title):
-        return meta_title
-    for _, text in first_page:
-        return text[:MAX_TITLE_CHARS]
-    return file_stem(filename)
+    title = choose_title(meta_title, lines, height)
+    for _, text in blocks:
+        title = title or text
+    return title[:MAX_TITLE_CHARS].rstrip() or file_stem(filename)
 
 
 def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
     """Parse a PDF; raise IngestError when it is unreadable, encrypted or has no text."""
-    try:
-        pdf = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise IngestError(filename, f"is encrypted or not a readable PDF ({str(exc).rstrip('.')})") from exc
+    pdf = open_pdf(filename, data)
+    number = 0
     try:
         raw_pages: list[str] = []
-        for index in range(len(pdf)):
-            page = pdf[index]
+        first_lines: list[TextLine] = []
+        height = 0.0
+        for number in range(1, len(pdf) + 1):
+            page = pdf[number - 1]
             textpage = page.get_textpage()
-            raw_pages.append(textpage.get_text_range())
+            text, lines = page_text(textpage.raw)
+            raw_pages.append(text)
+            if number == 1:
+                first_lines, height = lines, page.get_height()
             textpage.close()
             page.close()
         vocabulary = known_vocabulary(raw_pages)
@@ -158,10 +164,12 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
                     builder.paragraph(text)
             builder.end_page()
         if builder.is_empty:
-            raise IngestError(filename, "has no extractable text (a scanned PDF needs OCR first)")
-        title = _title(pdf, first_page, filename)
+            raise IngestError(
+                filename, "has no extractable text: it is probably a scan, so run OCR on it and upload the result"
+            )
+        title = _title(pdf, first_lines, height, first_page, filename)
         return [builder.build(title=title, source_format="pdf", metadata={"pages": len(pdf)})]
     except pdfium.PdfiumError as exc:
-        raise IngestError(filename, f"is a damaged PDF ({str(exc).rstrip('.')})") from exc
+        raise page_error(filename, number) from exc
     finally:
         pdf.close()

@@ -1,0 +1,70 @@
+"""PDF text keeps exponents, indices and TeX symbol-font glyphs; offsets still index the canonical text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evidence.ingest.parsers import parse_file
+from evidence.ingest.parsers.pdf_symbols import font_family, symbol_text
+from tests.ingest.conftest import assert_document_ok
+from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
+
+
+def _text(*lines: Line) -> str:
+    """Parse a one-page PDF and return its canonical text."""
+    doc = parse_file("t.pdf", make_pdf([[text_line(72, 740, "A Generated Test Page", 16, "F2"), *lines]]))[0]
+    assert_document_ok(doc)
+    return doc.text
+
+
+def test_it_keeps_a_superscript_exponent() -> None:
+    text = _text(Line(72, 650, [Run("The cloud holds 10"), Run("25", 7, "F1", 4), Run(" atoms in total.")]))
+    assert "10²⁵ atoms" in text
+    assert "1025" not in text
+
+
+def test_it_keeps_a_subscript_split_off_by_pdfium() -> None:
+    # pdfium breaks the line at the lowered glyph: "CO\r\n2\r\n emissions".
+    text = _text(Line(72, 650, [Run("Plants absorb CO"), Run("2", 7, "F1", -2), Run(" from the air.")]))
+    assert "absorb CO₂ from the air." in text
+
+
+def test_it_leaves_footnote_marks_after_words() -> None:
+    text = _text(Line(72, 650, [Run("We use the PDFBox library"), Run("3", 7, "F1", 4), Run(" to read pages.")]))
+    assert "PDFBox library3 to read pages." in text
+
+
+def test_it_maps_an_ams_symbol_font_glyph() -> None:
+    # msam10 without a ToUnicode map: pdfium reports code 0x26, which reads "&".
+    text = _text(Line(72, 650, [Run("The effect holds for n "), Run("&", 10, "FM"), Run(" 30 and fails below.")]))
+    assert "n ≳ 30" in text
+    assert "&" not in text
+
+
+def test_it_leaves_ampersands_in_text_fonts() -> None:
+    assert "Smith & Jones" in _text(text_line(72, 650, "As shown by Smith & Jones in their study.", 10))
+
+
+@pytest.mark.parametrize(
+    ("font", "code", "flagged", "expected"),
+    [
+        ("ABCDEF+MSAM10", 0x26, False, "≳"),
+        ("MSBM10", ord("R"), False, "ℝ"),
+        ("CMSY10", 0x14, False, "≤"),  # a control code is always a fallback
+        ("CMSY10", 0x6B, True, "‖"),
+        ("CMSY10", 0x6B, False, None),  # unflagged ASCII in cmsy may be a real mapping: kept
+        ("CMEX10", 0x6E, True, "{"),
+        ("NimbusRomNo9L-Regu", 0x26, True, None),
+    ],
+)
+def test_symbol_table(font: str, code: int, flagged: bool, expected: str | None) -> None:
+    assert symbol_text(font_family(font), code, flagged) == expected
+
+
+def test_it_maps_tex_symbols_in_a_real_paper(data_dir: Path) -> None:
+    doc = parse_file("s.pdf", (data_dir / "papers/pdf/2020.acl-main.207.pdf").read_bytes())[0]
+    assert_document_ok(doc)
+    assert "‖vA − vB‖₂" in doc.text  # cmsy "bardbl" (reported as "k") and a subscript 2
+    assert "kvA − vBk2" not in doc.text
