@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError
 
 from evidence.api import router
+from evidence.api_piserini import manage_router as piserini_manage_router
 from evidence.api_piserini import router as piserini_router
 from evidence.auth_keys import API_AUTH, RateLimited, presented_key, verify_key
 from evidence.errors import CRASH_SENTENCE
@@ -65,6 +66,7 @@ api = EvidenceAPI(
 )
 api.add_router("/", router)
 api.add_router("/piserini/", piserini_router)
+api.add_router("/", piserini_manage_router)
 
 
 @api.exception_handler(AuthenticationError)

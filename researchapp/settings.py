@@ -123,6 +123,10 @@ EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a
 EVIDENCE_MAX_ACTIVE_RUNS_PER_USER = env_int("EVIDENCE_MAX_ACTIVE_RUNS_PER_USER", 5, minimum=1)
 EVIDENCE_MAX_RUNS_PER_DAY = env_int("EVIDENCE_MAX_RUNS_PER_DAY", 500, minimum=1)
 EVIDENCE_API_SESSION_RATE_PER_MINUTE = env_int("EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600, minimum=1)
+# Pi-Serini backend URLs (secret, per collection): loopback clients only unless allowed; an agent's call rate.
+EVIDENCE_PISERINI_ALLOW_REMOTE = env_bool("EVIDENCE_PISERINI_ALLOW_REMOTE", False)
+EVIDENCE_PISERINI_RATE_PER_MINUTE = env_int("EVIDENCE_PISERINI_RATE_PER_MINUTE", 3000, minimum=1)
+EVIDENCE_SITE_URL = env_str("EVIDENCE_SITE_URL", "")  # printed in backend URLs; unset: the request's own host
 EVIDENCE_METRICS_TOKEN = env_str("EVIDENCE_METRICS_TOKEN", "")  # unset: only loopback clients may scrape /metrics
 EVIDENCE_SSE_MAX_S = env_float("EVIDENCE_SSE_MAX_S", 600.0)
 EVIDENCE_PARSE_TIMEOUT_S = env_float("EVIDENCE_PARSE_TIMEOUT_S", 60.0)

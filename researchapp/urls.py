@@ -14,5 +14,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("metrics", metrics_view, name="metrics"),
     path("", include("evidence.urls_keys")),
+    path("", include("evidence.urls_piserini")),
     path("", include("evidence.urls")),
 ]

@@ -1,7 +1,11 @@
 """Pi-Serini's `http-json` backend contract over our index, so the Pi-Serini agent can run against it unchanged.
 
 Search `{query, offset?, limit}` -> `{hits, totalHits, nextOffset?, hasMore, timingMs}`; read `{docid, offset?,
-limit?}` -> `{found: false, docid}` or the line-paged text; capabilities describe both. Offsets are 1-based.
+limit?}` -> `{found: false, docid}` or the line-paged text; capabilities describe both. Offsets are 1-based and
+`timingMs` is Pi-Serini's object `{request?, backendInit?, backendUptime?}` (milliseconds).
+
+Limits are clamped, not refused: Pi-Serini's search tool always asks for 1,000 hits (its cache depth) and its
+read tool passes the model's limit through, and it reads neither maxPageSize nor maxReadLimit first.
 """
 
 from __future__ import annotations
@@ -9,14 +13,26 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.db.models.functions import Length, Substr
+
 from ..agent.tools import document_lines, excerpt_around
 from ..models import Document
 from .searchers import get_searcher
 
-MAX_PAGE = 100
+MAX_PAGE = 1000  # Pi-Serini's search tool asks for exactly this many
 MAX_READ_LINES = 500
 SEARCH_DEPTH = 1000
 SNIPPET_CHARS = 300
+SNIPPET_SOURCE_CHARS = 5000
+STARTED = time.monotonic()  # the backend's uptime is this process's
+
+
+def timing(started: float) -> dict[str, float]:
+    """Return Pi-Serini's timingMs object for a request that began at perf_counter() == started."""
+    return {
+        "request": round((time.perf_counter() - started) * 1000, 3),
+        "backendUptime": round((time.monotonic() - STARTED) * 1000, 3),
+    }
 
 
 def capabilities(collection_id: int) -> dict[str, Any]:
@@ -31,28 +47,31 @@ def capabilities(collection_id: int) -> dict[str, Any]:
 
 
 def search(collection_id: int, query: str, offset: int = 1, limit: int = 10, searcher: str = "bm25") -> dict[str, Any]:
-    """Return one page of the ranking for `query` (ranks `offset`..`offset+limit-1`)."""
+    """Return one page of the ranking for `query` (ranks `offset`..`offset+limit-1`, limit clamped to MAX_PAGE)."""
     started = time.perf_counter()
+    limit = max(1, min(limit, MAX_PAGE))
     hits = get_searcher(searcher, collection_id).search(query, SEARCH_DEPTH) if query.strip() else []
     page = hits[offset - 1 : offset - 1 + limit]
-    documents = {
-        d.docid: d for d in Document.objects.filter(collection_id=collection_id, docid__in=[h.docid for h in page])
-    }
+    # A page can be 1,000 documents: read only the head of each text, where the snippet comes from.
+    heads = Document.objects.filter(collection_id=collection_id, docid__in=[h.docid for h in page]).values_list(
+        "docid", "title", Substr("text", 1, SNIPPET_SOURCE_CHARS), Length("text")
+    )
+    documents = {docid: (title, head, length) for docid, title, head, length in heads}
     words = query.split()
     out_hits = []
     for hit in page:
-        document = documents.get(hit.docid)
-        if document is None:
+        if hit.docid not in documents:
             continue
-        flat = " ".join(document.text.split())
-        snippet = excerpt_around(flat[:5000], words, SNIPPET_CHARS)
+        title, head, length = documents[hit.docid]
+        flat = " ".join(head.split())
+        snippet = excerpt_around(flat, words, SNIPPET_CHARS)
         out_hits.append(
             {
                 "docid": hit.docid,
                 "score": round(float(hit.score), 6),
-                "title": document.title,
+                "title": title,
                 "snippet": snippet,
-                "snippetTruncated": len(snippet) < len(flat),
+                "snippetTruncated": len(snippet) < len(flat) or length > SNIPPET_SOURCE_CHARS,
             }
         )
     end = offset - 1 + len(page)
@@ -60,35 +79,41 @@ def search(collection_id: int, query: str, offset: int = 1, limit: int = 10, sea
         "hits": out_hits,
         "totalHits": len(hits),
         "hasMore": end < len(hits),
-        "timingMs": round((time.perf_counter() - started) * 1000, 3),
     }
     if end < len(hits):
         response["nextOffset"] = end + 1
+    response["timingMs"] = timing(started)
     return response
 
 
 def read(collection_id: int, docid: str, offset: int = 1, limit: int = 200) -> dict[str, Any]:
-    """Return lines `offset`..`offset+limit-1` of a document, or `{found: false}`."""
-    document = Document.objects.filter(collection_id=collection_id, docid=docid).first()
+    """Return lines `offset`..`offset+limit-1` of a document (limit clamped), or `{found: false}`.
+
+    Reading past the end is a found document with no text and no returned range (the contract's range
+    fields are 1-based, so an empty range cannot be written as one).
+    """
+    started = time.perf_counter()
+    limit = max(1, min(limit, MAX_READ_LINES))
+    document = Document.objects.filter(collection_id=collection_id, docid=docid).only("title", "text").first()
     if document is None:
-        return {"found": False, "docid": docid}
-    lines = document_lines(document.text)
+        return {"found": False, "docid": docid, "timingMs": timing(started)}
+    lines = document_lines(document.text) if document.text else []
     total = len(lines)
-    first = min(offset, total + 1)
-    last = min(total, first + limit - 1)
-    text = document.text[lines[first - 1][0] : lines[last - 1][1]] if first <= last else ""
+    last = min(total, offset + limit - 1)
     response: dict[str, Any] = {
         "found": True,
         "docid": docid,
-        "text": text,
+        "text": document.text[lines[offset - 1][0] : lines[last - 1][1]] if offset <= last else "",
         "title": document.title,
         "offset": offset,
         "limit": limit,
         "totalUnits": total,
-        "returnedOffsetStart": first,
-        "returnedOffsetEnd": last,
-        "truncated": last < total,
+        "truncated": offset <= last < total,
     }
-    if last < total:
-        response["nextOffset"] = last + 1
+    if offset <= last:
+        response["returnedOffsetStart"] = offset
+        response["returnedOffsetEnd"] = last
+        if last < total:
+            response["nextOffset"] = last + 1
+    response["timingMs"] = timing(started)
     return response
