@@ -134,7 +134,17 @@ def request_evidence(
             docid = str(judgment["docid"])
             best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
     record_judgments(ctx, plan.question, units, best, result.spans)
-    return ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
+    delivered = ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
+    # The call itself, as a tool call of System 2 (exports list it beside search and read calls).
+    ctx.log(
+        "request_evidence",
+        {
+            "docids": list(dict.fromkeys(u.docid for u in units)),
+            "sub_questions": list(plan.sub_questions),
+            "delivered": [{"docid": s.docid, "start": s.start, "end": s.end} for s in delivered],
+        },
+    )
+    return delivered
 
 
 def record_judgments(

@@ -149,18 +149,15 @@ class Qasper:
         return ensure_collection(owner, f"bench:qasper:{file_key(self.data)}", build)
 
     def questions(self) -> list[EvalQuestion]:
-        out: list[EvalQuestion] = []
-        seen: set[str] = set()
+        # Keyed by question id as the official evaluator keys its gold answers (a dict): a repeated id keeps its
+        # last entry, in the place of its first (the dev sample repeats one question with other annotations).
+        by_id: dict[str, EvalQuestion] = {}
         for paper_id, paper in self.raw.items():
             for qa in paper.get("qas") or []:
                 qid = str(qa["question_id"])
-                # The dev sample repeats one question id: keep both questions, apart.
-                while qid in seen:
-                    qid += "+"
-                seen.add(qid)
                 references = [reference_from_answer(a["answer"]) for a in qa["answers"]]
-                out.append(EvalQuestion(qid, str(qa["question"]), "qa", (str(paper_id),), {"references": references}))
-        return out
+                by_id[qid] = EvalQuestion(qid, str(qa["question"]), "qa", (str(paper_id),), {"references": references})
+        return list(by_id.values())
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Papers: the dual system reads the scoped paper's paragraphs (judge/paper.py) and cites one or two."""

@@ -113,7 +113,8 @@ def _emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None
 
 def _silent_emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
     # Bulk evaluations keep only the events the reports need; the live page is not watching.
-    if kind in {"search", "answer", "finished", "evidence"}:
+    # Every tool call stays: BrowseComp-Plus exports list them in order.
+    if kind in {"search", "read_search_results", "read_document", "request_evidence", "answer", "finished", "evidence"}:
         _emit(run_id, kind, payload)
 
 

@@ -2,31 +2,64 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 import pytest
 
-from evidence.eval.exports import browsecomp_filename, browsecomp_run, trec_order, trec_run, trec_run_lines
+from evidence.eval.exports import (
+    browsecomp_filename,
+    browsecomp_run,
+    qasper_predictions,
+    renumber_citations,
+    trec_order,
+    trec_run,
+    trec_run_lines,
+    trec_scores_replaced,
+    trec_scores_tsv,
+)
 
 
-def test_trec_lines_are_ranked_from_one_by_score() -> None:
-    lines = trec_run_lines("q1", [("d1", 0.5), ("d2", 2.0), ("d3", 1.25)], "bm25")
+def as_trec_eval_reads(lines: list[str]) -> list[str]:
+    """Return the docids of run lines in the order trec_eval ranks them (score descending, docid descending)."""
+    rows = [(line.split()[2], float(line.split()[4])) for line in lines]
+    return [docid for docid, _ in trec_order(rows)]
+
+
+def test_trec_lines_keep_our_order_with_our_scores_when_they_decrease() -> None:
+    lines = trec_run_lines("q1", [("d2", 2.0), ("d3", 1.25), ("d1", 0.5)], "bm25")
     assert lines == ["q1 Q0 d2 1 2.0 bm25", "q1 Q0 d3 2 1.25 bm25", "q1 Q0 d1 3 0.5 bm25"]
     for line in lines:
         fields = line.split(" ")
         assert len(fields) == 6 and fields[1] == "Q0" and int(fields[3]) >= 1 and float(fields[4]) > 0
 
 
-def test_trec_ties_break_by_docid_descending_as_trec_eval() -> None:
-    hits = [("a", 1.0), ("c", 1.0), ("b", 1.0), ("z", 0.5)]
-    assert [d for d, _ in trec_order(hits)] == ["c", "b", "a", "z"]
-    assert trec_run_lines("q", hits, "t") == trec_run_lines("q", list(reversed(hits)), "t")
+def test_tied_scores_become_ranks_so_trec_eval_reads_our_ranking() -> None:
+    # A judge's rounded probabilities: most documents tie at 0.0, and trec_eval would re-order them by docid.
+    ours = [("b", 0.9), ("a", 0.0), ("z", 0.0), ("c", 0.0), ("y", 0.3)]
+    lines = trec_run_lines("q", ours, "t")
+    assert as_trec_eval_reads(lines) == [docid for docid, _ in ours]
+    scores = [float(line.split()[4]) for line in lines]
+    assert all(a > b for a, b in itertools.pairwise(scores))
+    assert trec_scores_replaced({"q": ours}) == ["q"]
+    assert trec_scores_replaced({"q": [("a", 2.0), ("b", 1.0)]}) == []
+
+
+def test_the_real_scores_go_to_a_second_file() -> None:
+    text = trec_scores_tsv({"q": [("b", 0.9), ("a", 0.0), ("c", 0.0)]})
+    assert text.splitlines() == ["qid\tdocid\trank\tscore", "q\tb\t1\t0.9", "q\ta\t2\t0.0", "q\tc\t3\t0.0"]
 
 
 def test_trec_scores_round_trip_exactly() -> None:
     score = 0.1 + 0.2
     (line,) = trec_run_lines("q", [("d", score)], "t")
     assert float(line.split()[4]) == score
+
+
+def test_trec_depth_cuts_our_ranking_not_a_resorted_one() -> None:
+    lines = trec_run_lines("q", [("low", 0.0), ("high", 0.0), ("mid", 0.0)], "t", depth=2)
+    assert [line.split()[2] for line in lines] == ["low", "high"]
 
 
 def test_trec_depth_and_whole_file() -> None:
@@ -83,3 +116,32 @@ def test_browsecomp_run_without_an_answer_has_no_output_text() -> None:
 def test_browsecomp_filename_matches_the_evaluator_glob() -> None:
     assert browsecomp_filename("784") == "run_784.json"
     assert browsecomp_filename("a/b c") == "run_a_b_c.json"
+
+
+def test_qasper_predictions_are_the_official_layout_one_line_per_id() -> None:
+    text = qasper_predictions(
+        [("q1", "BERT", ["para one", "para two"]), ("q2", "", []), ("q1+", "LSTM", ["para three"])]
+    )
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert [set(row) for row in rows] == [{"question_id", "predicted_answer", "predicted_evidence"}] * 2
+    # The official evaluator keeps the last line of a repeated id: so do we, once.
+    assert {row["question_id"]: row["predicted_answer"] for row in rows} == {"q1": "LSTM", "q2": ""}
+    assert rows[-1]["predicted_evidence"] == ["para three"]
+
+
+def browsecomp_citations(text: str) -> set[str]:
+    """Read citations the way BrowseComp-Plus's evaluator does: [digits], or digit runs inside [...]."""
+    found = set(re.findall(r"\[(\d+)\]", text))
+    for inner in re.findall(r"\[([^\[\]]*?)\]", text):
+        if inner not in found:
+            found.update(re.findall(r"\d+", inner))
+    return found
+
+
+def test_citations_are_renumbered_so_the_evaluator_reads_them_whole() -> None:
+    explanation = "Tables help [1809.06537]. Both agree [1809.06537, note-3]. See [Figure 2]."
+    assert browsecomp_citations(explanation) >= {"1809", "06537"}  # what the evaluator made of our ids
+    ids = {"1809.06537": "17", "note-3": "4"}
+    renumbered = renumber_citations(explanation, ids)
+    assert renumbered == "Tables help [17]. Both agree [17, 4]. See [Figure 2]."
+    assert browsecomp_citations(renumbered) == {"17", "4", "2"}  # "2" is the figure: the evaluator reads any [..2..]

@@ -24,8 +24,8 @@ def evaluate(capsys, *args: str) -> dict:
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
-def test_it_evaluates_qasper_prints_one_summary_line_and_resumes(capsys, shared_data):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_it_evaluates_qasper_prints_one_summary_line_and_resumes(qasper_fixture, capsys, shared_data):
+    data = str(qasper_fixture)
     summary = evaluate(capsys, "qasper", "--data", data, "--system", "single_pass")
     assert summary["questions"] == 4
     for key in (
@@ -47,8 +47,8 @@ def test_it_evaluates_qasper_prints_one_summary_line_and_resumes(capsys, shared_
     assert again["answer_f1"] == summary["answer_f1"]
 
 
-def test_an_interrupted_evaluation_continues_where_it_stopped(capsys, shared_data):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_an_interrupted_evaluation_continues_where_it_stopped(qasper_fixture, capsys, shared_data):
+    data = str(qasper_fixture)
     evaluate(capsys, "qasper", "--data", data, "--system", "single_pass", "--limit", "2")
     assert EvaluationItem.objects.count() == 2
     evaluate(capsys, "qasper", "--data", data, "--system", "single_pass")
@@ -56,15 +56,15 @@ def test_an_interrupted_evaluation_continues_where_it_stopped(capsys, shared_dat
     assert Evaluation.objects.count() == 1
 
 
-def test_a_zero_spending_cap_stops_the_evaluation(capsys, shared_data):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_a_zero_spending_cap_stops_the_evaluation(qasper_fixture, capsys, shared_data):
+    data = str(qasper_fixture)
     summary = evaluate(capsys, "qasper", "--data", data, "--system", "single_pass", "--spend-cap", "0")
     assert summary["questions"] == 0
     assert Evaluation.objects.get().status == Evaluation.Status.STOPPED
 
 
-def test_compare_prints_intervals_and_the_failure_table(capsys, shared_data):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_compare_prints_intervals_and_the_failure_table(qasper_fixture, capsys, shared_data):
+    data = str(qasper_fixture)
     a = evaluate(capsys, "qasper", "--data", data, "--system", "single_pass")["evaluation"]
     b = evaluate(capsys, "qasper", "--data", data, "--system", "pi_serini")["evaluation"]
     call_command("compare", str(a), str(b))
@@ -75,16 +75,16 @@ def test_compare_prints_intervals_and_the_failure_table(capsys, shared_data):
     assert {row["metric"] for row in report["metrics"]} >= {"answer_f1", "evidence_f1"}
 
 
-def test_check_replay_finds_an_offline_run_identical(capsys, shared_data):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_check_replay_finds_an_offline_run_identical(qasper_fixture, capsys, shared_data):
+    data = str(qasper_fixture)
     evaluate(capsys, "qasper", "--data", data, "--system", "pi_serini", "--limit", "1")
     run = Run.objects.order_by("pk").first()
     call_command("check_replay", str(run.pk))
     assert "identical" in capsys.readouterr().out
 
 
-def test_it_exports_trec_and_browsecomp_run_files(capsys, shared_data, tmp_path):
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+def test_it_exports_trec_and_browsecomp_run_files(qasper_fixture, capsys, shared_data, tmp_path):
+    data = str(qasper_fixture)
     evaluation = evaluate(capsys, "qasper", "--data", data, "--system", "pi_serini")["evaluation"]
     call_command("export_runs", str(evaluation), "--format", "trec", "--out", str(tmp_path / "run.trec"))
     lines = (tmp_path / "run.trec").read_text().splitlines()
@@ -102,10 +102,12 @@ def test_it_exports_trec_and_browsecomp_run_files(capsys, shared_data, tmp_path)
         assert run["result"][-1]["type"] == "output_text"
 
 
-def test_an_answer_judge_reports_accuracy_and_agreement_and_replays_without_a_server(capsys, shared_data):
+def test_an_answer_judge_reports_accuracy_and_agreement_and_replays_without_a_server(
+    qasper_fixture, capsys, shared_data
+):
     from tests.agent.fake_openai import FakeOpenAI, text
 
-    data = str(shared_data / "qasper" / "qasper-schema-fixture.json")
+    data = str(qasper_fixture)
     with FakeOpenAI() as server:
         server.default = text("extracted_final_answer: x\nreasoning: same\ncorrect: yes")
         judged = evaluate(

@@ -1,0 +1,119 @@
+"""`export_runs`: files that read back, in the outside evaluators' own terms, what `evaluate` scored."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from evidence.eval.benchmarks import Qasper
+from evidence.eval.exports import trec_order
+from evidence.eval.metrics_qasper import get_answers_and_evidence, qasper_question_scores, qasper_summary
+from evidence.eval.run_export import run_ranking
+from evidence.models import Evaluation
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(settings, tmp_path):
+    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
+    settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
+    settings.DATA_DIR = tmp_path
+
+
+@pytest.fixture
+def fixture_data(qasper_fixture):
+    return qasper_fixture
+
+
+def evaluate(capsys, *args: str) -> dict:
+    call_command("evaluate", *args, verbosity=0)
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_a_repeated_question_id_is_one_question_as_the_official_evaluator_keys_it(fixture_data, tmp_path):
+    raw = json.loads(fixture_data.read_text())
+    paper = next(iter(raw.values()))
+    repeat = json.loads(json.dumps(paper["qas"][0]))
+    repeat["answers"][0]["answer"]["free_form_answer"] = "a later annotation"
+    repeat["answers"][0]["answer"]["extractive_spans"] = []
+    paper["qas"].append(repeat)
+    data = tmp_path / "repeated.json"
+    data.write_text(json.dumps(raw))
+    questions = Qasper(data).questions()
+    ids = [q.qid for q in questions]
+    assert len(ids) == len(set(ids)) == len(get_answers_and_evidence(raw))
+    (kept,) = [q for q in questions if q.qid == repeat["question_id"]]
+    assert kept.gold["references"][0]["answer"] == "a later annotation"  # the last entry, as a dict keeps it
+
+
+def test_qasper_predictions_score_as_the_evaluation_did(capsys, fixture_data, tmp_path):
+    summary = evaluate(capsys, "qasper", "--data", str(fixture_data), "--system", "pi_serini")
+    out = tmp_path / "predictions.jsonl"
+    call_command("export_runs", str(summary["evaluation"]), "--format", "qasper", "--out", str(out))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(set(row) == {"question_id", "predicted_answer", "predicted_evidence"} for row in rows)
+    assert all(isinstance(p, str) for row in rows for p in row["predicted_evidence"])
+    gold = get_answers_and_evidence(json.loads(fixture_data.read_text()))
+    assert sorted(row["question_id"] for row in rows) == sorted(gold)
+    # Scored from the file alone, keyed by id: the figures `evaluate` printed.
+    predicted = {row["question_id"]: row for row in rows}
+    per_question = [
+        qasper_question_scores(predicted[qid]["predicted_answer"], predicted[qid]["predicted_evidence"], refs)
+        for qid, refs in gold.items()
+    ]
+    again = qasper_summary(per_question)
+    assert again["answer_f1"] == pytest.approx(summary["answer_f1"], abs=1e-9)
+    assert again["evidence_f1"] == pytest.approx(summary["evidence_f1"], abs=1e-9)
+
+
+def test_the_trec_file_holds_the_ranking_we_scored(capsys, fixture_data, tmp_path):
+    summary = evaluate(capsys, "qasper", "--data", str(fixture_data), "--system", "single_pass")
+    out = tmp_path / "run.trec"
+    call_command("export_runs", str(summary["evaluation"]), "--format", "trec", "--out", str(out))
+    by_qid: dict[str, list[tuple[str, float]]] = {}
+    for line in out.read_text().splitlines():
+        qid, _q0, docid, _rank, score, _tag = line.split()
+        by_qid.setdefault(qid, []).append((docid, float(score)))
+    evaluation = Evaluation.objects.get(pk=summary["evaluation"])
+    for item in evaluation.items.select_related("run"):
+        ours = [docid for docid, _ in run_ranking(item.run)][:1000]
+        assert [docid for docid, _ in trec_order(by_qid.get(item.qid, []))] == ours
+
+
+def test_browsecomp_files_show_what_the_model_saw_and_did(capsys, fixture_data, tmp_path):
+    summary = evaluate(capsys, "qasper", "--data", str(fixture_data), "--system", "pi_serini")
+    out = tmp_path / "bc"
+    call_command("export_runs", str(summary["evaluation"]), "--format", "browsecomp", "--out", str(out))
+    evaluation = Evaluation.objects.get(pk=summary["evaluation"])
+    runs = {item.qid: item.run for item in evaluation.items.select_related("run")}
+    numbers = {}
+    if (out / "docids.tsv").exists():
+        numbers = dict(line.split("\t") for line in (out / "docids.tsv").read_text().splitlines()[1:])
+    answered = cited_any = 0
+    for path in sorted(out.glob("run_*.json")):
+        exported = json.loads(path.read_text())
+        run = runs[exported["query_id"]]
+        shown = {d for stage in ("previewed", "opened", "delivered") for d in run.trajectory.get(stage, [])}
+        retrieved = {numbers.get(d, d) for d in exported["retrieved_docids"]}
+        assert retrieved == shown
+        calls = [item for item in exported["result"] if item["type"] == "tool_call"]
+        assert calls and calls[0]["tool_name"] == "search"
+        assert exported["tool_call_counts"] == {
+            name: sum(1 for c in calls if c["tool_name"] == name) for name in {c["tool_name"] for c in calls}
+        }
+        assert exported["tool_call_counts"]["search"] == run.events.filter(kind="search").count()
+        for call in calls:
+            json.loads(call["arguments"])
+        if exported["status"] == "completed":
+            answer = exported["result"][-1]
+            assert answer["type"] == "output_text"
+            cited = set(re.findall(r"\[(\d+)\]", answer["output"]))
+            ours = set(run.citations.values_list("span__document__docid", flat=True))
+            assert {numbers.get(c, c) for c in cited} == ours
+            answered += 1
+            cited_any += bool(cited)
+    assert answered and cited_any  # the checks above ran on real answers with citations
