@@ -27,7 +27,18 @@ router = Router()
 ID = {"ge": 1, "le": schemas.MAX_ID}
 LIMIT = Query(50, ge=1, le=200)
 OFFSET = Query(0, ge=0, le=10**9)
-ERRORS = {401: schemas.Error, 404: schemas.Error, 429: schemas.Error}
+# What any operation can answer besides its own statuses: a malformed request (400), no or a bad key (401), an
+# unknown or another user's object (404), parameters or a body that do not validate (422, FastAPI-style detail
+# list), the rate limit (429, Retry-After) and a database that is restarting (503, Retry-After).
+ERRORS = {
+    400: schemas.Error,
+    401: schemas.Error,
+    404: schemas.Error,
+    422: schemas.ValidationErrorOut,
+    429: schemas.Error,
+    503: schemas.Error,
+}
+UNSAFE = {**ERRORS, 403: schemas.Error}  # a session's POST without its CSRF token
 
 
 def paged(items: QuerySet, limit: int, offset: int) -> dict[str, Any]:
@@ -69,7 +80,7 @@ def list_collections(request: HttpRequest, limit: int = LIMIT, offset: int = OFF
     return page
 
 
-@router.post("/collections", response={201: schemas.CollectionOut, 409: schemas.Error, **ERRORS}, tags=["collections"])
+@router.post("/collections", response={201: schemas.CollectionOut, 409: schemas.Error, **UNSAFE}, tags=["collections"])
 def create_collection(request: HttpRequest, body: schemas.CollectionIn):
     """Create a collection (names are unique per user)."""
     name = body.name.strip()
@@ -140,7 +151,7 @@ UPLOAD_BODY = {
     "/collections/{collection_id}/files",
     openapi_extra=UPLOAD_BODY,
     tags=["collections"],
-    response={202: schemas.UploadOut, 400: schemas.Error, 413: schemas.Error, **ERRORS},
+    response={202: schemas.UploadOut, 400: schemas.Error, 413: schemas.Error, **UNSAFE},
 )
 def upload_files(request: HttpRequest, collection_id: int):
     """Upload files (multipart field `files`, many files or zips); parsing happens in the background.
@@ -158,7 +169,7 @@ def upload_files(request: HttpRequest, collection_id: int):
 
 
 @router.post("/uploads/{upload_id}/files/{file_id}/retry", tags=["collections"],
-             response={202: schemas.UploadOut, 409: schemas.Error, **ERRORS})
+             response={202: schemas.UploadOut, 409: schemas.Error, **UNSAFE})
 def retry_upload_file(request: HttpRequest, upload_id: int, file_id: int):
     """Queue a failed file of an upload again (its stored bytes are kept); 409 if it has not failed."""
     job = owned(IngestJob.objects.filter(owner=request.user), upload_id, "upload")
@@ -370,7 +381,7 @@ def cancel_run(run: Run) -> bool:
     return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
 
 
-@router.post("/runs", response={201: schemas.RunOut, 400: schemas.Error, 503: schemas.Error, **ERRORS}, tags=["runs"])
+@router.post("/runs", response={201: schemas.RunOut, 400: schemas.Error, 503: schemas.Error, **UNSAFE}, tags=["runs"])
 def create_run(request: HttpRequest, body: schemas.RunIn):
     """Ask a question over one of your collections; the run is queued and its events stream as it works."""
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
@@ -409,7 +420,7 @@ def get_run(request: HttpRequest, run_id: int):
     return run_out(my_run(request, run_id))
 
 
-@router.post("/runs/{run_id}/cancel", response={200: schemas.RunOut, 409: schemas.Error, **ERRORS}, tags=["runs"])
+@router.post("/runs/{run_id}/cancel", response={200: schemas.RunOut, 409: schemas.Error, **UNSAFE}, tags=["runs"])
 def cancel(request: HttpRequest, run_id: int):
     """Cancel a queued or running run (409 when it has already ended)."""
     run = my_run(request, run_id)

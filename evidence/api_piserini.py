@@ -36,7 +36,8 @@ ERRORS = {
     429: schemas.Error,
     503: schemas.Error,
 }
-SECRET_ERRORS = {**ERRORS, 403: schemas.Error}
+UNSAFE = {**ERRORS, 403: schemas.Error}  # a session POST without its CSRF token
+SECRET_ERRORS = {**ERRORS, 403: schemas.Error}  # 403: a client that is not on this machine
 
 
 class SearchRequest(Schema):
@@ -77,7 +78,7 @@ def capabilities(request: HttpRequest, collection: str):
 
 @router.post(
     "/{collection}/search",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, Any], **UNSAFE},
     summary="Search a collection (Pi-Serini http-json)",
 )
 def search(request: HttpRequest, collection: str, body: SearchRequest):
@@ -86,7 +87,7 @@ def search(request: HttpRequest, collection: str, body: SearchRequest):
 
 @router.post(
     "/{collection}/read",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, Any], **UNSAFE},
     summary="Read a document by lines (Pi-Serini http-json)",
 )
 def read(request: HttpRequest, collection: str, body: ReadRequest):
@@ -187,7 +188,7 @@ def list_backends(request: HttpRequest, collection_id: int):
     return {"count": rows.count(), "items": [backend_out(b) for b in rows]}
 
 
-@manage_router.post("/collections/{collection_id}/piserini-urls", response={201: BackendCreated, **ERRORS})
+@manage_router.post("/collections/{collection_id}/piserini-urls", response={201: BackendCreated, **UNSAFE})
 def create_backend_url(request: HttpRequest, collection_id: int, body: BackendIn):
     """Create a secret Pi-Serini backend URL for a collection; its URL and config are in this response only."""
     backend, token = create_backend(_my_collection(request, collection_id), body.name)
@@ -196,7 +197,7 @@ def create_backend_url(request: HttpRequest, collection_id: int, body: BackendIn
     return Status(201, {**backend_out(backend), "url": url, "config": config})
 
 
-@manage_router.post("/piserini-urls/{backend_id}/revoke", response={200: BackendOut, **ERRORS})
+@manage_router.post("/piserini-urls/{backend_id}/revoke", response={200: BackendOut, **UNSAFE})
 def revoke_backend_url(request: HttpRequest, backend_id: int):
     """Revoke a Pi-Serini backend URL: its requests get 401 from now on."""
     if not (0 < backend_id <= schemas.MAX_ID) or not revoke_backend(request.user, backend_id):
