@@ -2,7 +2,10 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from evidence.metrics import metrics_view
 from researchapp.api import api
@@ -13,6 +16,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("metrics", metrics_view, name="metrics"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the API docs): send them to the app's icon.
+    path("favicon.ico", login_not_required(RedirectView.as_view(url=static("evidence/favicon.svg"), permanent=True))),
     path("", include("evidence.urls_keys")),
     path("", include("evidence.urls_piserini")),
     path("", include("evidence.urls")),

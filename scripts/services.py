@@ -77,7 +77,7 @@ def pg_data_dir() -> Path:
     # home folder would block it, so the cluster moves to a path-derived folder it can always reach.
     import hashlib
 
-    digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
+    digest = hashlib.sha256(str(DATA).encode()).hexdigest()[:10]  # one cluster per data folder, never shared
     return Path(f"/var/tmp/evidence-desk-{digest}/pg")
 
 

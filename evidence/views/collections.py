@@ -111,9 +111,12 @@ def file_rows(job: IngestJob) -> list[IngestFile]:
     """The job's files in upload order, each zip followed by its members (each member a row of its own)."""
     files = list(job.files.all())
     members: dict[int, list[IngestFile]] = {}
+    names = {f.pk: f.name for f in files}
     for f in files:
         if f.archive_id:
             members.setdefault(f.archive_id, []).append(f)
+            f.archive_name = names.get(f.archive_id, "")
+            f.member_name = f.name.removeprefix(f"{f.archive_name}/")  # the row sits under its zip already
     rows: list[IngestFile] = []
     for f in files:
         if not f.archive_id:

@@ -1,0 +1,140 @@
+"""A new user's journey on the app as `make run` starts it, in real Chromium.
+
+Log in, create a collection, upload a zip of the real papers with bad files among them through the upload form,
+watch each file end, ask a question and watch it research, audit a cited span, compare two runs. Any step a user
+takes that breaks fails here (the upload step once failed for every file under the shipped prefork worker).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.journey]
+
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "journey"
+QUESTION = "How many papers are in the Semantic Scholar literature graph?"
+BAD = ("truncated.pdf", "random.pdf")  # in the zip; empty.txt is uploaded beside it
+LEAKS = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|Traceback|/var/tmp|/work/|\.upload\b")
+
+
+def real_papers(shared_data: Path) -> list[Path]:
+    """The 13 real papers: 2 PDFs, 3 JATS, 8 S2ORC (the PDFs' own .s2orc.json parses are the same papers)."""
+    papers = shared_data / "papers"
+    return sorted((papers / "pdf").glob("*.pdf")) + sorted((papers / "jats").glob("*.nxml")) + sorted(
+        (papers / "s2orc_json").glob("*.json"))
+
+
+def upload_zip(shared_data: Path, folder: Path) -> Path:
+    papers = real_papers(shared_data)
+    assert len(papers) == 13
+    pdf = papers[0].read_bytes()
+    path = folder / "papers.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for paper in papers:
+            zf.writestr(f"papers/{paper.name}", paper.read_bytes())
+        zf.writestr("papers/truncated.pdf", pdf[: len(pdf) // 2])
+        zf.writestr("papers/random.pdf", bytes((i * 7919 + 13) % 256 for i in range(20_000)))
+    return path
+
+
+def shot(page: Page, name: str, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def ask(page: Page, base: str, collection: str, system: str) -> int:
+    page.goto(f"{base}/ask")
+    page.fill("#id_question", QUESTION)
+    page.select_option("#id_collection", label=collection)
+    page.select_option("#id_system", system)
+    page.click("button:has-text('Ask')")
+    page.wait_for_url("**/runs/*/")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shipped_app, shared_data, tmp_path):
+    base = shipped_app.base_url
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+
+    # Log in as the demo user `make run` creates.
+    page.goto(f"{base}/")
+    page.fill("#id_username", "demo")
+    page.fill("#id_password", "demo-password")
+    page.click("button:has-text('Log in')")
+    expect(page.locator("h1")).to_have_text("Your research desk")
+
+    # A new collection; the zip (13 papers + 2 bad files) and an empty file through the upload form.
+    page.goto(f"{base}/collections/")
+    page.fill("#id_name", "Journey papers")
+    page.click("button:has-text('Create collection')")
+    expect(page.locator("h1")).to_have_text("Journey papers")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    page.set_input_files("#id_files", [str(upload_zip(shared_data, tmp_path)), str(empty)])
+    page.click("button:has-text('Upload and index')")
+    page.wait_for_url("**/uploads/*/")
+    shot(page, "01-upload-started")
+
+    # Every member of the zip gets its own row and ends; the job is partial, the bad files say why in plain words.
+    progress = page.locator("#progress")
+    expect(progress).to_have_attribute("data-status", re.compile("done|partial|failed"), timeout=420_000)
+    shot(page, "02-upload-ended")
+    if progress.get_attribute("data-status") != "partial":
+        pytest.fail(f"the upload ended {progress.get_attribute('data-status')}: "
+                    f"{page.locator('#progress table').inner_text()[:3000]}\n{shipped_app.log_tail()}")
+    expect(page.locator("#progress tr.file.member")).to_have_count(15)
+    expect(page.locator("#progress tr.file-unpacked")).to_have_count(1)
+    failed = page.locator("#progress tr.file-failed")
+    expect(failed).to_have_count(3)
+    for row in failed.all():
+        name, error = row.get_attribute("data-name"), row.locator(".error").inner_text()
+        assert any(name.endswith(bad) for bad in (*BAD, "empty.txt")), name
+        assert error.startswith(name), (name, error)
+        assert not LEAKS.search(error), error
+    expect(page.locator("#progress tr.file-done")).to_have_count(13)
+    expect(page.locator("#job-outcome")).to_contain_text("3 of 16 files could not be ingested")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366, "the job page fits the window"
+
+    page.click("text=Browse the documents")
+    expect(page.locator("table.documents tbody tr")).to_have_count(13)
+
+    # Ask with System 1, and see the research: searches, judgments, evidence with coordinates, an answer.
+    run_a = ask(page, base, "Journey papers", "dual")
+    expect(page.locator("#run-page.finished")).to_be_visible(timeout=180_000)
+    shot(page, "03-run")
+    for kind in ("search", "judgment", "evidence"):
+        expect(page.locator(f"li.step[data-kind='{kind}']").first).to_be_visible()
+    answer = page.request.get(f"{base}/api/runs/{run_a}/answer").json()
+    assert answer["status"] == "answered", answer
+    assert answer["citations"], "the answer cites evidence"
+
+    # Audit: the highlighted text is the cited span, character for character, and the source agrees.
+    page.locator("ol.citations a.cite").first.click()
+    page.wait_for_url(f"**/runs/{run_a}/audit?span=*")
+    mark = page.locator("mark#span")
+    expect(mark).to_be_in_viewport()
+    span_id = int(page.locator("#source").get_attribute("data-span"))
+    span = next(c["span"] for c in answer["citations"] if c["span"]["id"] == span_id)
+    source = page.request.get(
+        f"{base}/api/documents/{span['document_id']}/text?start={span['start']}&end={span['end']}").json()
+    assert mark.text_content() == span["quote"] == source["text"]
+    shot(page, "04-audit", full=False)
+
+    # Compare with a run of another system.
+    run_b = ask(page, base, "Journey papers", "single_pass")
+    expect(page.locator("#run-page.finished")).to_be_visible(timeout=180_000)
+    page.goto(f"{base}/compare")
+    page.select_option("#run-a", str(run_a))
+    page.select_option("#run-b", str(run_b))
+    page.click("button:has-text('Compare')")
+    expect(page.locator("svg.funnel-chart rect.bar-a")).to_have_count(6)
+    shot(page, "05-compare")
+    assert not [e for e in errors if "favicon" not in e], errors
