@@ -199,7 +199,10 @@ class IngestFile(models.Model):
     documents_added = models.PositiveIntegerField(default=0)
     duplicates = models.JSONField(default=list, blank=True)  # names of documents skipped as duplicates
     passages = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # claims by a worker; a lost worker's file is taken again
+    sends = models.PositiveSmallIntegerField(default=0)  # times its task was queued (the reaper queues a lost one)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)  # moved while it is parsed and embedded: its heartbeat
 
     class Meta:
         ordering = ["id"]
@@ -243,11 +246,22 @@ class Run(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)  # moved by every step; a stale one means a lost worker
+    sends = models.PositiveSmallIntegerField(default=0)  # times its task was queued (the reaper queues a lost one)
+    sent_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The client's Idempotency-Key: a retried create returns this run instead of starting another.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["owner", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="run_unique_idempotency_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"run {self.pk}: {self.question[:60]}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from typing import Any
@@ -78,25 +79,27 @@ def run_research(run_id: int) -> str | None:
     return run.status if run else None
 
 
-REAP_EVERY_S = 60.0
+REAP_EVERY_S = float(os.environ.get("EVIDENCE_REAP_EVERY_S", "60"))
 
 
 @worker_ready.connect
 def reap_on_start(**_kwargs: object) -> None:
-    """When a worker starts, end runs orphaned by a worker that died, then keep checking every minute."""
+    """When a worker starts, end or restart work a lost worker or a lost message left, then check every minute."""
     threading.Thread(target=_reap_forever, name="evidence-reaper", daemon=True).start()
 
 
 def _reap_forever() -> None:
     from django.db import close_old_connections
 
-    from .agent.loop import reap_stale_runs
+    from .reaper import reap
 
     while True:
         try:
-            reap_stale_runs()
+            acted = {what: ids for what, ids in reap().items() if ids}
+            if acted:
+                logging.getLogger(__name__).warning("reaper: %s", acted)
         except Exception:  # a database outage must not kill the reaper: it tries again next minute
-            logging.getLogger(__name__).exception("reaping stale runs failed")
+            logging.getLogger(__name__).exception("reaping stuck work failed")
         finally:
             close_old_connections()
         time.sleep(REAP_EVERY_S)

@@ -120,6 +120,10 @@ EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
 # Reliability and limits.
 EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a silent run this long lost its worker
+# The reaper (evidence/reaper.py): a queued run or file waiting this long is sent again (then twice as long, ...);
+# a file silent this long while parsing or embedding lost its worker and is taken again.
+EVIDENCE_RESEND_AFTER_S = env_float("EVIDENCE_RESEND_AFTER_S", 120.0)
+EVIDENCE_FILE_STALE_AFTER_S = env_float("EVIDENCE_FILE_STALE_AFTER_S", 300.0)
 EVIDENCE_MAX_ACTIVE_RUNS_PER_USER = env_int("EVIDENCE_MAX_ACTIVE_RUNS_PER_USER", 5, minimum=1)
 EVIDENCE_MAX_RUNS_PER_DAY = env_int("EVIDENCE_MAX_RUNS_PER_DAY", 500, minimum=1)
 EVIDENCE_API_SESSION_RATE_PER_MINUTE = env_int("EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600, minimum=1)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -12,7 +14,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, Sum
 from django.utils import timezone
 
-from ..models import Collection, IngestFile, IngestJob
+from ..models import Collection, Document, IngestFile, IngestJob
 from .parsers import expand_upload
 from .parsers.archive import is_zip
 from .store import store_documents
@@ -99,7 +101,8 @@ def claim_file(file_id: int, resume: bool = False) -> IngestFile | None:
         if record is None or record.status not in claimable:
             return None
         record.status = IngestFile.Status.PARSING
-        record.save(update_fields=["status", "updated_at"])
+        record.attempts += 1
+        record.save(update_fields=["status", "attempts", "updated_at"])
         if record.job.status == IngestJob.Status.QUEUED:
             IngestJob.objects.filter(pk=record.job_id).update(status=IngestJob.Status.RUNNING)
     return record
@@ -113,6 +116,42 @@ def process_file(file_id: int, embed: bool = True, resume: bool = False) -> Inge
     record = claim_file(file_id, resume)
     if record is None:
         return None
+    with heartbeat(record.pk):
+        _process_claimed(record, embed)
+    refresh_job(record.job_id)
+    return record
+
+
+@contextmanager
+def heartbeat(file_id: int) -> Iterator[None]:
+    """Move the file's updated_at every few seconds while this process works on it (the reaper's liveness sign).
+
+    A long parse or embedding reports no progress for minutes; a thread beats for it, and stops with the process.
+    """
+    every_s = max(0.5, float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0)) / 4)
+    done = threading.Event()
+
+    def beat() -> None:
+        from django.db import connection
+
+        try:
+            while not done.wait(every_s):
+                IngestFile.objects.filter(pk=file_id).update(updated_at=timezone.now())
+        except Exception:  # the database is away: the file's task retries, or the reaper takes it later
+            log.warning("heartbeat of file %s stopped", file_id)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"file-{file_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(5)
+
+
+def _process_claimed(record: IngestFile, embed: bool) -> None:
     try:
         data = Path(record.stored_path).read_bytes()
         if is_zip(record.name, data):
@@ -134,8 +173,6 @@ def process_file(file_id: int, embed: bool = True, resume: bool = False) -> Inge
             "retry it, and if it fails again, report it."
         )
     record.save()
-    refresh_job(record.job_id)
-    return record
 
 
 def _unpack(record: IngestFile, data: bytes) -> None:
@@ -168,10 +205,13 @@ def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
     record.status = IngestFile.Status.EMBEDDING
     record.save(update_fields=["status", "updated_at"])
     result = store_documents(job.collection, record.name, documents, embedder, progress)
-    if result.documents:
+    # A worker lost between storing and indexing left documents the index lacks: a later attempt adds them too
+    # (add_documents skips what the index already holds).
+    stored = Document.objects.filter(collection_id=job.collection_id, source_name=record.name).values_list("pk")
+    if to_index := sorted({*result.documents, *(pk for (pk,) in stored)}):
         from ..retrieval.index_store import add_documents
 
-        add_documents(job.collection_id, result.documents)
+        add_documents(job.collection_id, to_index)
     record.documents_added = len(result.documents)
     record.duplicates = result.duplicates
     record.passages = result.passages
@@ -185,7 +225,7 @@ def retry_file(record: IngestFile) -> bool:
         return False
     with transaction.atomic():
         updated = IngestFile.objects.filter(pk=record.pk, status=IngestFile.Status.FAILED).update(
-            status=IngestFile.Status.QUEUED, error=""
+            status=IngestFile.Status.QUEUED, error="", attempts=0, sends=0, sent_at=timezone.now()
         )
         if updated:
             refresh_job(record.job_id)

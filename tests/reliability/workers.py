@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -62,8 +63,16 @@ class Worker:
         raise RuntimeError(f"the worker was not ready within {timeout_s} s: see {self.log_path}")
 
     def kill(self) -> None:
-        """SIGKILL the worker: no shutdown handlers, no acks, exactly what a lost machine looks like."""
-        self.process.kill()
+        """SIGKILL the worker and its pool and parse processes: no shutdown handlers, no acks, a lost machine."""
+        import psutil
+
+        try:
+            family = [psutil.Process(self.pid), *psutil.Process(self.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            family = []
+        for process in family:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
         self.process.wait(10)
 
     def stop(self) -> None:
