@@ -6,20 +6,20 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from . import events, quotas, schemas
+from . import events, queueing, quotas, schemas
 from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
 from .ingest.jobs import create_job, retry_file
 from .models import Collection, Document, Evaluation, IngestJob, Run, Span, run_config
 from .streaming import json_events, last_seen
-from .tasks import enqueue_files, enqueue_ingest, run_research
+from .tasks import enqueue_files, enqueue_ingest
 
 log = logging.getLogger(__name__)
 router = Router()
@@ -334,38 +334,68 @@ def my_run(request: HttpRequest, run_id: int) -> Run:
 
 
 def enqueue_run(run_id: int) -> None:
-    """Queue a committed run for a worker."""
-    run_research.delay(run_id)
+    """Queue a committed run for a worker (failing fast when the broker is down)."""
+    queueing.enqueue_run(run_id)
+
+
+class QueueDown(Exception):
+    """The broker could not be reached: the run was ended, not started."""
 
 
 def start_run(
-    user, collection: Collection, question: str, system: str, task: str, searcher: str, scope: list[str] | None = None
-) -> Run:
-    """Create and queue a run within the user's quota; a queue that cannot be reached fails the run, loudly."""
-    with transaction.atomic():
-        quotas.check_run_quota(user)
-        run = Run.objects.create(
-            owner=user,
-            collection=collection,
-            question=question.strip(),
-            system=system,
-            task=task,
-            config=run_config(searcher, scope),
-            budget_s=settings.EVIDENCE_RUN_BUDGET_S,
-            spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
-        )
+    user,
+    collection: Collection,
+    question: str,
+    system: str,
+    task: str,
+    searcher: str,
+    scope: list[str] | None = None,
+    idempotency_key: str | None = None,
+) -> tuple[Run, bool]:
+    """Create and queue a run within the user's quota; return (run, created).
+
+    A key already used by this owner returns that run (created False) instead of starting another; a queue that
+    cannot be reached ends the run at once and raises QueueDown.
+    """
+    if idempotency_key and (earlier := Run.objects.filter(owner=user, idempotency_key=idempotency_key).first()):
+        return earlier, False
+    try:
+        with transaction.atomic():
+            quotas.check_run_quota(user)
+            run = Run.objects.create(
+                owner=user,
+                collection=collection,
+                question=question.strip(),
+                system=system,
+                task=task,
+                config=run_config(searcher, scope),
+                budget_s=settings.EVIDENCE_RUN_BUDGET_S,
+                spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
+                idempotency_key=idempotency_key or None,
+            )
+    except IntegrityError:
+        # The same key raced in from a concurrent retry: that request's run is the one.
+        earlier = Run.objects.filter(owner=user, idempotency_key=idempotency_key).first() if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier, False
     try:
         enqueue_run(run.pk)
     except Exception as error:  # the broker is down: a queued run nobody will take must not linger
         log.exception("queueing run %s failed", run.pk)
-        Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-            status=Run.Status.FAILED,
-            error=f"The job queue is unavailable ({type(error).__name__}): try again.",
-            finished_at=timezone.now(),
-        )
-        events.emit(run.pk, "finished", {"status": Run.Status.FAILED, "error": "queue unavailable"})
-        raise HttpError(503, "The job queue is unavailable: the run was not started, try again shortly.") from error
-    return run
+        queueing.fail_unqueued(run.pk, error)
+        raise QueueDown(queueing.QUEUE_DOWN) from error
+    return run, True
+
+
+def idempotency_key_of(request: HttpRequest) -> str | None:
+    """Return the request's Idempotency-Key header (400 when it is too long or not printable ASCII)."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if not key:
+        return None
+    if len(key) > 200 or not key.isascii() or not key.isprintable():
+        raise HttpError(400, "The Idempotency-Key header must be 1 to 200 printable ASCII characters.")
+    return key
 
 
 def cancel_run(run: Run) -> bool:
@@ -381,9 +411,18 @@ def cancel_run(run: Run) -> bool:
     return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
 
 
-@router.post("/runs", response={201: schemas.RunOut, 400: schemas.Error, 503: schemas.Error, **UNSAFE}, tags=["runs"])
+@router.post(
+    "/runs",
+    response={201: schemas.RunOut, 400: schemas.Error, 409: schemas.Error, 503: schemas.Error, **UNSAFE},
+    tags=["runs"],
+)
 def create_run(request: HttpRequest, body: schemas.RunIn):
-    """Ask a question over one of your collections; the run is queued and its events stream as it works."""
+    """Ask a question over one of your collections; the run is queued and its events stream as it works.
+
+    Send an `Idempotency-Key` header to retry safely: the same key returns the run it first created (409 when
+    it was used for a different question). A job queue that cannot be reached is a 503 with Retry-After.
+    """
+    key = idempotency_key_of(request)
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
     if not collection.documents.exists():
         raise HttpError(400, "This collection has no documents yet: upload some first.")
@@ -391,7 +430,16 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
         scope = collection.scope_docids(body.documents)
     except ValueError as error:
         raise HttpError(400, str(error)) from error
-    run = start_run(request.user, collection, body.question, body.system, body.task, body.searcher, scope)
+    try:
+        run, created = start_run(
+            request.user, collection, body.question, body.system, body.task, body.searcher, scope, key
+        )
+    except QueueDown as error:
+        response = JsonResponse({"detail": str(error)}, status=503)
+        response["Retry-After"] = str(queueing.RETRY_AFTER_S)
+        return response
+    if not created and (run.collection_id, run.question) != (collection.pk, body.question.strip()):
+        raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
     return Status(201, run_out(run))
 
 

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from ..forms import AskForm
-from ..tasks import run_research
+from ..queueing import QUEUE_DOWN, RETRY_AFTER_S, enqueue_run, fail_unqueued
 
 
 def ask(request: HttpRequest) -> HttpResponse:
     initial = {"collection": request.GET.get("collection"), "documents": request.GET.get("documents", "")}
     form = AskForm(request.POST or None, owner=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            run = form.create_run(request.user)
-            # The worker must see the committed row, so the task is queued only at commit.
-            transaction.on_commit(lambda: run_research.delay(run.pk))
+        run = form.create_run(request.user)  # committed here, so the worker sees the row it is sent
+        try:
+            enqueue_run(run.pk)
+        except Exception as error:  # the broker is down: say so now, and leave no queued run behind
+            fail_unqueued(run.pk, error)
+            form.add_error(None, QUEUE_DOWN)
+            response = render(request, "evidence/ask.html", {"form": form}, status=503)
+            response["Retry-After"] = str(RETRY_AFTER_S)
+            return response
         return redirect("run", pk=run.pk)
     return render(request, "evidence/ask.html", {"form": form}, status=400 if form.errors else 200)

@@ -1,0 +1,45 @@
+"""Queue a run for a worker, failing within a second or two when the broker is down.
+
+A client that waits 38 s for its 503 times out and retries, and a retry must not start a second run, so the
+publish gives up fast (one quick retry, short connect timeouts in settings) and a run that never reached the
+queue is ended at once, its Idempotency-Key freed for the retry.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from . import events
+from .models import Run
+
+# One quick retry covers a broker connection that just dropped; a broker that is down fails in well under 2 s.
+FAST_PUBLISH = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# The web process's own broker connection: a refused or silent broker (hung, half-open) answers within a second.
+# Workers keep the default timeouts from settings, so a slow moment of Redis does not break their BRPOP.
+FAST_SOCKETS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.4}
+RETRY_AFTER_S = 5
+QUEUE_DOWN = "The job queue is unavailable: the run was not started, try again shortly."
+
+
+def enqueue_run(run_id: int) -> None:
+    """Send a committed run to the workers (no result is kept: the run's row is its result)."""
+    from .tasks import run_research
+
+    app = run_research.app
+    with app.connection_for_write(transport_options=FAST_SOCKETS) as connection:
+        # ignore_result: the Redis result backend would otherwise subscribe first, retrying 20 times a second apart.
+        run_research.apply_async(
+            (run_id,), connection=connection, ignore_result=True, retry=True, retry_policy=FAST_PUBLISH
+        )
+
+
+def fail_unqueued(run_id: int, error: BaseException) -> None:
+    """End a run whose task never reached the queue, so nothing waits on it and its key can be used again."""
+    ended = Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
+        status=Run.Status.FAILED,
+        error=f"The job queue is unavailable ({type(error).__name__}): try again.",
+        finished_at=timezone.now(),
+        idempotency_key=None,
+    )
+    if ended:
+        events.emit(run_id, "finished", {"status": Run.Status.FAILED, "error": "queue unavailable"})
