@@ -10,6 +10,7 @@ import json
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -45,6 +46,9 @@ def nul_in_request(request: HttpRequest) -> bool:
         return True
     content_type = request.content_type or ""
     if content_type == "multipart/form-data":
+        length = request.META.get("CONTENT_LENGTH") or ""
+        if not length.isdigit() or int(length) > getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024**2):
+            return False  # the upload view refuses it from its Content-Length, before anything reads the body
         return any("\0" in key or any("\0" in v for v in values) for key, values in request.POST.lists())
     if content_type not in TEXT_TYPES:
         return False

@@ -25,9 +25,14 @@ def test_a_duplicate_name_is_a_conflict(api, collection):
     assert response.status_code == 409
 
 
-@pytest.mark.parametrize("name", ["", "   ", "bad\x00name"])
+@pytest.mark.parametrize("name", ["", "   "])
 def test_bad_names_are_refused_with_422(api, name):
     assert api.post("/api/collections", {"name": name}, content_type="application/json").status_code == 422
+
+
+def test_a_nul_byte_in_a_name_is_refused_with_a_plain_400(api):
+    response = api.post("/api/collections", {"name": "bad\x00name"}, content_type="application/json")
+    assert response.status_code == 400 and "NUL byte" in response.json()["detail"]
 
 
 def test_lists_are_paged(api, user):
