@@ -57,7 +57,7 @@ def _json_kind(filename: str, obj: Any) -> str:
         return "s2orc"
     if is_qasper(obj):
         return "qasper"
-    raise IngestError(filename, "is JSON that matches no known schema (S2ORC or QASPER)")
+    raise IngestError(filename, "is JSON that matches no known schema: upload S2ORC or QASPER JSON, or JSON lines")
 
 
 def _jsonl_kind(filename: str, text: str) -> str:
@@ -67,9 +67,11 @@ def _jsonl_kind(filename: str, text: str) -> str:
     for number, obj in iter_lines(filename, text):
         kind = kind_of_line(obj)
         if kind is None:
-            raise IngestError(filename, f"has a line {number} that matches no known JSONL schema")
+            raise IngestError(
+                filename, f"has a line {number} that matches no known JSONL schema: check the file's layout"
+            )
         return kind
-    raise IngestError(filename, "has no JSON lines")
+    raise IngestError(filename, "has no JSON lines: check that it is the file you meant")
 
 
 def _sniff(filename: str, data: bytes) -> tuple[str, Any]:
@@ -91,9 +93,15 @@ def _sniff(filename: str, data: bytes) -> tuple[str, Any]:
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data" and exc.lineno > 1:  # several objects, one per line: JSONL
                 return _jsonl_kind(filename, text), text
-            raise IngestError(filename, f"is malformed JSON ({exc.msg} on line {exc.lineno})") from exc
+            raise IngestError(
+                filename, f"is malformed JSON ({exc.msg} on line {exc.lineno}): fix it or export it again"
+            ) from exc
         return _json_kind(filename, obj), obj
-    raise IngestError(filename, f"has an unsupported format ({ext or 'no extension'})")
+    raise IngestError(
+        filename,
+        f"has an unsupported format ({ext or 'no extension'}): "
+        "upload PDF, JATS XML, HTML, text, Markdown, JSON or a zip",
+    )
 
 
 def detect_format(filename: str, data: bytes) -> str:
@@ -139,7 +147,7 @@ def parse_file(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> l
     if not data:
         raise IngestError(filename, "is empty: upload it again")
     if len(data) > limits.max_file_bytes:
-        raise IngestError(filename, f"is {len(data)} bytes, over the limit of {limits.max_file_bytes}")
+        raise IngestError(filename, f"is {len(data)} bytes, over the limit of {limits.max_file_bytes}: split it")
     fmt = "a supported format"
     try:
         fmt, payload = _sniff(filename, data)
@@ -154,5 +162,7 @@ def parse_file(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> l
         raise IngestError(filename, f"could not be read as {_FORMAT_NAMES.get(fmt, fmt)}: {_FIX}") from exc
     docs = [d for d in docs if d.text]
     if not docs:
-        raise IngestError(filename, "has no text")
+        raise IngestError(
+            filename, "has no text to index (a scanned PDF needs OCR first): upload a copy with a text layer"
+        )
     return docs

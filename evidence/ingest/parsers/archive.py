@@ -51,17 +51,21 @@ def _check_headers(zipname: str, infos: list[zipfile.ZipInfo], limits: Limits) -
     total = compressed = 0
     for info in infos:
         if _unsafe(info.filename):
-            raise IngestError(zipname, f"has an unsafe member path {info.filename!r}")
+            raise IngestError(
+                zipname, f"has an unsafe member path {info.filename!r}: zip the files again with plain relative paths"
+            )
         if info.flag_bits & 0x1:
-            raise IngestError(zipname, f"has an encrypted member {info.filename!r}")
+            raise IngestError(zipname, f"has an encrypted member {info.filename!r}: upload an unencrypted zip")
         if info.filename.lower().endswith(".zip"):
-            raise IngestError(zipname, f"contains a nested zip {info.filename!r}")
+            raise IngestError(zipname, f"contains a nested zip {info.filename!r}: unzip it and upload its files")
         total += info.file_size
         compressed += info.compress_size
         # Tiny files compress absurdly well (a page of spaces), so only large members count as bombs here;
         # many small ones are caught by the whole-archive checks below.
         if info.file_size > max(limits.max_compression_ratio * max(info.compress_size, 1), CHUNK):
-            raise IngestError(zipname, f"looks like a zip bomb ({info.filename!r} expands too much)")
+            raise IngestError(
+                zipname, f"looks like a zip bomb ({info.filename!r} expands too much): upload its files unzipped"
+            )
     if total > limits.max_zip_total_bytes:
         raise IngestError(
             zipname,
@@ -71,7 +75,7 @@ def _check_headers(zipname: str, infos: list[zipfile.ZipInfo], limits: Limits) -
         raise IngestError(
             zipname,
             f"looks like a zip bomb: it expands {total / max(compressed, 1):.0f} times, to {_mb(total)} MB "
-            f"(the limit is {limits.max_compression_ratio:.0f} times)",
+            f"(the limit is {limits.max_compression_ratio:.0f} times): upload its files unzipped",
         )
 
 
@@ -84,7 +88,9 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, zipnam
         while chunk := member.read(CHUNK):
             out += chunk
             if len(out) > cap or len(out) > ratio_cap:
-                raise IngestError(zipname, f"member {info.filename!r} expands past its limits")
+                raise IngestError(
+                    zipname, f"member {info.filename!r} expands past its limits: upload that file on its own"
+                )
     return bytes(out)
 
 
@@ -102,7 +108,9 @@ def expand_zip(zipname: str, data: bytes, limits: Limits) -> list[tuple[str, byt
                 content = _read_member(zf, info, budget, zipname, limits)
                 budget -= len(content)
                 if content.startswith(ZIP_MAGIC):
-                    raise IngestError(zipname, f"contains a nested zip {info.filename!r}")
+                    raise IngestError(
+                        zipname, f"contains a nested zip {info.filename!r}: unzip it and upload its files"
+                    )
                 members.append((f"{zipname}/{info.filename}", content))
             return members
     except IngestError:
@@ -116,4 +124,6 @@ def expand_zip(zipname: str, data: bytes, limits: Limits) -> list[tuple[str, byt
         NotImplementedError,
         ValueError,
     ) as exc:
-        raise IngestError(zipname, f"is not a readable zip archive ({exc})") from exc
+        raise IngestError(
+            zipname, "is not a readable zip archive: zip the files again and upload the new archive"
+        ) from exc

@@ -15,7 +15,9 @@ def decode_utf8(filename: str, data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise IngestError(filename, f"is not valid UTF-8 text (bad byte at offset {exc.start})") from exc
+        raise IngestError(
+            filename, f"is not valid UTF-8 text (bad byte at offset {exc.start}): save it as UTF-8 and upload it again"
+        ) from exc
 
 
 def first_line_title(text: str) -> str:

@@ -84,7 +84,9 @@ def parse_jats(filename: str, data: bytes) -> list[ParsedDocument]:
     except etree.XMLSyntaxError as exc:
         raise IngestError(filename, f"is not well-formed XML ({exc.msg}): fix it or export it again") from exc
     if _local(root) != "article":
-        raise IngestError(filename, "is XML but not a JATS article (no <article> root)")
+        raise IngestError(
+            filename, "is XML but not a JATS article (no <article> root): upload the article's JATS file (.nxml)"
+        )
     meta = _find(root, "front/article-meta")
     ids: dict[str, str] = {}
     title = ""

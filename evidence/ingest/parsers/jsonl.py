@@ -24,9 +24,13 @@ def iter_lines(filename: str, text: str) -> Iterator[tuple[int, dict[str, Any]]]
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise IngestError(filename, f"has invalid JSON on line {number} ({exc.msg})") from exc
+            raise IngestError(
+                filename, f"has invalid JSON on line {number} ({exc.msg}): fix that line and upload it again"
+            ) from exc
         if not isinstance(obj, dict):
-            raise IngestError(filename, f"has a line {number} that is not a JSON object")
+            raise IngestError(
+                filename, f"has a line {number} that is not a JSON object: each line must be one document"
+            )
         yield number, obj
 
 
@@ -83,7 +87,9 @@ def parse_jsonl(filename: str, text: str) -> list[ParsedDocument]:
     for number, obj in iter_lines(filename, text):
         line_kind = kind_of_line(obj)
         if line_kind is None or (kind is not None and line_kind != kind):
-            raise IngestError(filename, f"has a line {number} that matches no known JSONL schema")
+            raise IngestError(
+                filename, f"has a line {number} that matches no known JSONL schema: check the file's layout"
+            )
         kind = line_kind
         if kind == "scifact":
             doc = scifact_document(obj)
@@ -94,5 +100,5 @@ def parse_jsonl(filename: str, text: str) -> list[ParsedDocument]:
         if doc.text:
             docs.append(doc)
     if kind is None:
-        raise IngestError(filename, "has no JSON lines")
+        raise IngestError(filename, "has no JSON lines: check that it is the file you meant")
     return docs
