@@ -5,15 +5,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, close_old_connections, transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from . import events, queueing, quotas, schemas
+from . import broadcast, events, queueing, quotas, schemas
 from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
 from .ingest.jobs import create_job, retry_file
@@ -516,7 +517,15 @@ async def stream_run(request: HttpRequest, run_id: int, after: int = Query(0, ge
     start = last_seen(request.headers.get("Last-Event-ID"), after)
     if run.is_finished and start >= run.last_seq:
         return HttpResponse(status=204)  # tells EventSource to stop reconnecting
+    release = broadcast.reserve(request.auth.pk)
+    if release is None:
+        response = JsonResponse({"detail": broadcast.TOO_MANY.format(n=broadcast.max_streams_per_user())}, status=429)
+        response["Retry-After"] = str(broadcast.RETRY_AFTER_S)
+        return response
+    # The key and run lookups used this request's thread connection: free it now, not when the stream ends.
+    await sync_to_async(close_old_connections)()
     response = StreamingHttpResponse(json_events(run.pk, start), content_type="text/event-stream")
+    response._resource_closers.append(release)  # Django closes the response when the stream ends or drops
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

@@ -1,8 +1,9 @@
-"""A run's events as JSON server-sent events, fed by Postgres LISTEN/NOTIFY (the API's stream).
+"""A run's events as JSON server-sent events, woken by Postgres LISTEN/NOTIFY (the API's stream).
 
-One async psycopg connection per stream both listens and reads, so a stream costs one database connection
-and no thread. Events are always read by seq after the last one sent: a lost or merged NOTIFY can delay an
-event by one tick but never skip it, and a reconnecting client resumes from Last-Event-ID.
+Streams share the process's one LISTEN connection and its few reader threads (evidence.broadcast), so an open
+stream costs no database connection of its own. Events are always read by seq after the last one sent: a lost
+or merged NOTIFY can delay an event by one tick but never skip it, and a reconnecting client resumes from
+Last-Event-ID.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from collections.abc import AsyncIterator
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import connection, connections
 
-from . import events
+from . import broadcast
 
 TICK_S = 2.0  # re-read even without a NOTIFY (a listener can miss one across a Postgres restart)
 KEEPALIVE_S = 15.0
@@ -56,18 +57,27 @@ def message(seq: int, kind: str, payload: str, created_at) -> str:
     return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n"
 
 
+def read_events(run_id: int, after: int) -> tuple[list[tuple], tuple | None]:
+    """Return the run's event rows after `after` (one batch) and its (status, last_seq, finished_ago) row."""
+    with connection.cursor() as cursor:
+        cursor.execute(EVENTS_SQL, [run_id, after, BATCH])
+        rows = cursor.fetchall()
+        cursor.execute(RUN_SQL, [run_id])
+        return rows, cursor.fetchone()
+
+
 async def json_events(run_id: int, after: int, max_s: float | None = None) -> AsyncIterator[str]:
     """Yield the run's events after `after`, then each new one, until the run finishes or `max_s` passes."""
     deadline = time.monotonic() + (max_s if max_s is not None else max_stream_s())
-    conn = await psycopg.AsyncConnection.connect(conninfo(), autocommit=True)
+    hub = broadcast.broadcaster()
+    # Subscribe before reading the backlog, so an event committed in between wakes this stream.
+    woken = hub.subscribe(run_id)
     try:
-        # LISTEN before reading the backlog, so an event committed in between is never missed.
-        await conn.execute(f"LISTEN {events.CHANNEL}")
         yield "retry: 1000\n\n"
         last = after
         last_keepalive = time.monotonic()
         while True:
-            rows = await (await conn.execute(EVENTS_SQL, (run_id, last, BATCH))).fetchall()
+            rows, status = await broadcast.read(read_events, run_id, last)
             for seq, kind, payload, created_at in rows:
                 yield message(seq, kind, payload, created_at)
                 last = seq
@@ -75,7 +85,6 @@ async def json_events(run_id: int, after: int, max_s: float | None = None) -> As
                     return
             if len(rows) == BATCH:
                 continue  # more backlog: send it before waiting
-            status = await (await conn.execute(RUN_SQL, (run_id,))).fetchone()
             if status is None:
                 return  # the run was deleted
             state, last_seq, finished_ago = status
@@ -83,16 +92,14 @@ async def json_events(run_id: int, after: int, max_s: float | None = None) -> As
                 yield f"event: end\ndata: {json.dumps({'status': state, 'last_seq': last_seq})}\n\n"
                 return
             if time.monotonic() > deadline:
-                # Bounded streams free their connection; EventSource reconnects with Last-Event-ID.
+                # Bounded streams free their slot; EventSource reconnects with Last-Event-ID.
                 return
-            async for note in conn.notifies(timeout=TICK_S):
-                if note.payload.partition(":")[0] == str(run_id):
-                    break
+            await broadcast.wait_for_wake(woken, TICK_S)
             if time.monotonic() - last_keepalive > KEEPALIVE_S:
                 last_keepalive = time.monotonic()
                 yield ": keep-alive\n\n"
     finally:
-        await conn.close()
+        hub.unsubscribe(run_id, woken)
 
 
 def last_seen(header: str | None, after: int | None) -> int:

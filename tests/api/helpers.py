@@ -49,8 +49,11 @@ def serve_asgi(app=None):
         time.sleep(0.05)
 
     def stop() -> None:
+        from evidence.broadcast import close_readers
+
         server.should_exit = True
         thread.join(timeout=5)
+        close_readers()  # the stream readers' connections, so the test database can be dropped
 
     return f"http://127.0.0.1:{port}", stop
 

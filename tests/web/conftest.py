@@ -72,6 +72,9 @@ def asgi_server(django_db_setup) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+    from evidence.broadcast import close_readers
+
+    close_readers()  # the stream readers' connections, so the test database can be dropped
 
 
 @pytest.fixture(scope="session")
