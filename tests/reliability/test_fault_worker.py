@@ -56,7 +56,8 @@ def test_a_worker_killed_mid_run_leaves_the_run_failed_with_its_trajectory_and_e
                                  system="pi_serini", budget_s=120,
                                  config={"planner": "llm", "base_url": fake.base_url, "model": "gpt-4o-mini",
                                          "searcher": "bm25"})
-        first = Worker(queue, tmp_path / "worker-1.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)})
+        first = Worker(queue, tmp_path / "worker-1.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)},
+                       pool="prefork")  # the worker as `make run` starts it
         second = None
         try:
             first.wait_ready()
@@ -68,7 +69,8 @@ def test_a_worker_killed_mid_run_leaves_the_run_failed_with_its_trajectory_and_e
             assert Run.objects.get(pk=run.pk).status == Run.Status.RUNNING  # killed mid-way: nobody ended it
 
             time.sleep(STALE_S + 0.5)  # the heartbeat is now stale
-            second = Worker(queue, tmp_path / "worker-2.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)})
+            second = Worker(queue, tmp_path / "worker-2.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)},
+                            pool="prefork")
             second.wait_ready()
             wait_for(lambda: Run.objects.filter(pk=run.pk).exclude(status="running").exists(), 30,
                      "the restarted worker to end the orphaned run")
