@@ -30,7 +30,8 @@ def record_event(run_id: int, kind: str, payload: dict[str, Any]) -> int:
     retry_backoff=1,
     retry_backoff_max=20,
     retry_jitter=False,
-    max_retries=10,
+    # About two minutes of database outage; past it the file waits for the reaper, which never gives up that fast.
+    max_retries=int(os.environ.get("EVIDENCE_INGEST_RETRIES", "10")),
 )
 def ingest_file(self, file_id: int) -> str | None:
     """Parse, embed and index one uploaded file; a repeated delivery of the same file is a no-op.
