@@ -93,6 +93,20 @@ class Document(models.Model):
         return None
 
 
+class SourceFile(models.Model):
+    """The original bytes of a paged document (a PDF) and the map from its canonical offsets to the file's characters.
+
+    Kept in Postgres beside the document rather than on a worker's disk: any web process can render a page,
+    the bytes live and die with the document in one transaction, and a zip member (no file of its own) has them too.
+    """
+
+    document = models.OneToOneField(Document, on_delete=models.CASCADE, related_name="source_file", primary_key=True)
+    data = models.BinaryField()
+    sha256 = models.CharField(max_length=64)  # of the bytes: names the cached page images
+    # {"page number": [[canonical offset, pdfium char index, length], ...]}: see ingest/parsers/pdf_offsets.py
+    char_map = models.JSONField(default=dict)
+
+
 class Passage(models.Model):
     """A retrieval unit: the document title plus at most 250 words of body, `document.text[start:end]`."""
 

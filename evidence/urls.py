@@ -23,4 +23,5 @@ urlpatterns = [
     path("uploads/<int:pk>/", collections.job, name="job"),
     path("uploads/<int:pk>/files/<int:file_pk>/retry", collections.retry_file, name="retry_file"),
     path("documents/<int:pk>/", collections.document, name="document"),
+    path("documents/<int:pk>/pages/<int:number>.png", audit.page_image, name="page_image"),
 ]

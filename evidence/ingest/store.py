@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 import numpy as np
 from django.db import IntegrityError, transaction
 
-from ..models import Collection, Document, Passage, Region
+from ..models import Collection, Document, Passage, Region, SourceFile
 from .chunking import make_passages
 from .types import ParsedDocument
 
@@ -152,6 +152,7 @@ class _Rows:
     passage_texts: list[str]
     sentence_texts: list[str]
     wanted_docid: str = ""
+    source: SourceFile | None = None  # a PDF's bytes and offset map, written with the document
 
     def write(self) -> None:
         self.document.save()
@@ -159,6 +160,9 @@ class _Rows:
             item.document = self.document
         Passage.objects.bulk_create(self.passages)
         Region.objects.bulk_create(self.regions)
+        if self.source is not None:
+            self.source.document = self.document
+            self.source.save(force_insert=True)
 
     def unsave(self) -> None:
         """Forget ids from a rolled-back write, so the next try inserts afresh."""
@@ -201,7 +205,12 @@ def _plan_rows(collection: Collection, source_name: str, doc: ParsedDocument, ta
             )
         )
     sentence_texts = [doc.text[r.start : r.end] for r in regions if r.kind == Region.Kind.SENTENCE]
-    return _Rows(document, passages, regions, passage_texts, sentence_texts, wanted)
+    source = None
+    if doc.source_bytes is not None:
+        source = SourceFile(
+            data=doc.source_bytes, sha256=hashlib.sha256(doc.source_bytes).hexdigest(), char_map=doc.char_map or {}
+        )
+    return _Rows(document, passages, regions, passage_texts, sentence_texts, wanted, source)
 
 
 def _embed_rows(rows: list[_Rows], embed: Embed) -> None:

@@ -37,6 +37,10 @@ class ParsedDocument:
     regions: list[Region] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The original bytes of a paged source (a PDF) and, per page, the runs mapping canonical offsets to the
+    # source's character indices ([offset, index, length]); stored beside the document to draw spans on pages.
+    source_bytes: bytes | None = None
+    char_map: dict[str, list[list[int]]] | None = None
 
     def regions_of(self, kind: str) -> list[Region]:
         """Return the regions of one kind, in document order."""

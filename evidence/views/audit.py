@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from ..models import Judgment, Run, Span
+from .. import pdfpages
+from ..models import Document, Judgment, Run, SourceFile, Span
 from . import timeline
 
 
@@ -70,6 +71,43 @@ def supports(run: Run, span: Span) -> list[Support]:
     return found
 
 
+@dataclass
+class PageView:
+    """What the page pane shows for a span: 'drawn' pages, or why there is no page ('no_source', 'broken')."""
+
+    state: str
+    pages: list[pdfpages.PageBoxes]
+    characters: int = 0
+    missing: int = 0
+
+
+def page_view(document: Document, span: Span, intact: bool) -> PageView | None:
+    """Return the span's boxes on its PDF pages; None for a document that has no pages to show."""
+    if document.source_format != "pdf":
+        return None
+    if not intact:
+        return PageView("broken", [])  # offsets that no longer select the quote draw nothing
+    source = SourceFile.objects.filter(document=document).first()
+    if source is None or not source.char_map:
+        return PageView("no_source", [])
+    pages = pdfpages.span_pages(document, source, span.start, span.end)
+    return PageView("drawn", pages, sum(p.characters for p in pages), sum(p.missing for p in pages))
+
+
+@require_GET
+def page_image(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Serve a PDF page rendered once and cached under the data folder."""
+    document = get_object_or_404(Document, pk=pk, collection__owner=request.user)
+    source = get_object_or_404(SourceFile.objects.defer("data", "char_map"), document=document)
+    try:
+        path, _seconds = pdfpages.page_image(source, number)
+    except IndexError:
+        raise Http404("No such page.") from None
+    response = FileResponse(path.open("rb"), content_type="image/png")
+    response["Cache-Control"] = "private, max-age=86400"  # a page of an immutable document never changes
+    return response
+
+
 @require_GET
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
@@ -101,6 +139,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
             segments=highlight_segments(document.text, span.start, span.end, document.pages, ok),
             supports=supports(run, span),
             page=span.page or (document.page_at(span.start) if document.pages else None),
+            page_view=page_view(document, span, ok),
         )
     if request.htmx:
         return render(request, "evidence/audit.html#source", context)

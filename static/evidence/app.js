@@ -28,10 +28,45 @@
     });
   }
 
+  // Scroll one pane (not the window) so el sits in its middle.
+  function centerIn(container, el) {
+    if (!container || !el) return;
+    var box = el.getBoundingClientRect(), frame = container.getBoundingClientRect();
+    container.scrollTop += box.top - frame.top - (container.clientHeight - box.height) / 2;
+    container.scrollLeft += box.left - frame.left - (container.clientWidth - box.width) / 2;
+  }
+
+  function scrollable(el) {
+    for (var node = el && el.parentElement; node && node !== document.body; node = node.parentElement) {
+      var style = getComputedStyle(node);
+      if (/(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight) return node;
+    }
+    return null;
+  }
+
   function showSpan() {
     var mark = document.getElementById("span");
-    if (mark) mark.scrollIntoView({ block: "center", behavior: "instant" });
+    if (mark) centerIn(scrollable(mark), mark);
+    var pageScroll = document.getElementById("page-scroll");
+    var first = pageScroll && pageScroll.querySelector("svg.span-boxes rect");
+    if (first) centerIn(pageScroll, first);
   }
+
+  // Zoom the PDF pages: the boxes are drawn in the image's own coordinates, so they scale with it.
+  var ZOOMS = [1, 1.5, 2, 3];
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.zoom");
+    var pageScroll = document.getElementById("page-scroll");
+    if (!button || !pageScroll) return;
+    var current = parseFloat(pageScroll.style.getPropertyValue("--zoom")) || 1;
+    var step = Number(button.dataset.zoom), index = ZOOMS.indexOf(current);
+    var next = step === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
+    pageScroll.style.setProperty("--zoom", String(next));
+    var level = document.querySelector(".zoom-level");
+    if (level) level.textContent = Math.round(next * 100) + "%";
+    var first = pageScroll.querySelector("svg.span-boxes rect");
+    if (first) centerIn(pageScroll, first);
+  });
 
   document.addEventListener("keydown", function (event) {
     if (!document.querySelector(".audit")) return;
@@ -96,6 +131,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (document.querySelector(".audit")) markCurrent();
+    // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top.
+    if (document.querySelector(".audit")) { markCurrent(); showSpan(); }
   });
 })();

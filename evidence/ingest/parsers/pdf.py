@@ -12,6 +12,7 @@ from ..textnorm import squash
 from ..types import IngestError, ParsedDocument
 from .common import MAX_TITLE_CHARS, file_stem
 from .pdf_errors import open_pdf, page_error
+from .pdf_offsets import align
 from .pdf_text import TextLine, page_text
 from .pdf_title import choose_title
 
@@ -139,6 +140,7 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
     number = 0
     try:
         raw_pages: list[str] = []
+        page_chars: list[list[tuple[int, str]]] = []
         first_lines: list[TextLine] = []
         height = 0.0
         for number in range(1, len(pdf) + 1):
@@ -146,6 +148,7 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
             textpage = page.get_textpage()
             text, lines = page_text(textpage.raw)
             raw_pages.append(text)
+            page_chars.append([(c.index, c.text) for line in lines for c in line.chars if c.index >= 0])
             if number == 1:
                 first_lines, height = lines, page.get_height()
             textpage.close()
@@ -168,7 +171,13 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
                 filename, "has no extractable text: it is probably a scan, so run OCR on it and upload the result"
             )
         title = _title(pdf, first_lines, height, first_page, filename)
-        return [builder.build(title=title, source_format="pdf", metadata={"pages": len(pdf)})]
+        document = builder.build(title=title, source_format="pdf", metadata={"pages": len(pdf)})
+        document.source_bytes = data
+        document.char_map = {
+            str(page.number): align(document.text[page.start : page.end], page.start, page_chars[page.number - 1])
+            for page in document.pages
+        }
+        return [document]
     except pdfium.PdfiumError as exc:
         raise page_error(filename, number) from exc
     finally:

@@ -38,6 +38,7 @@ class Char(NamedTuple):
     font: str
     generated: bool
     rotated: bool
+    index: int = -1  # pdfium's character index on the text page; -1 for a space the rebuilder inserted
 
 
 class TextLine:
@@ -95,7 +96,7 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
             return
         first, last = segment[0][0], segment[-1][0]
         if current is None:  # generated spaces and line breaks have no text object
-            chars.extend(Char(_char_text(code), 0.0, 0.0, 0.0, 0.0, "", True, False) for _, code in segment)
+            chars.extend(Char(_char_text(code), 0.0, 0.0, 0.0, 0.0, "", True, False, i) for i, code in segment)
             return
         pdfium_c.FPDFText_GetFontInfo(textpage, first, buffer, len(buffer), flags)
         font = buffer.value.decode("utf-8", "replace")
@@ -110,7 +111,7 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
             if family:
                 error = bool(pdfium_c.FPDFText_HasUnicodeMapError(textpage, index))
                 text = symbol_text(family, code, error) or text
-            chars.append(Char(text, size, x.value, y.value, right.value, font, not text.strip(), rotated))
+            chars.append(Char(text, size, x.value, y.value, right.value, font, not text.strip(), rotated, index))
 
     for index in range(count):
         code = pdfium_c.FPDFText_GetUnicode(textpage, index)
