@@ -20,9 +20,11 @@ from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
 from .failures import STAGES, failure_stage, funnel_recall
 from .metrics import prf_from_counts
 from .metrics_hotpot import hotpot_summary
+from .metrics_papers import papers_summary
 from .metrics_qasper import qasper_summary
+from .papers_bench import Papers, score_from_dict
 
-Benchmark = SciFact | Qasper | HotpotQA
+Benchmark = SciFact | Qasper | HotpotQA | Papers
 HOTPOT_KEYS = {f"{prefix}{k}" for prefix in ("", "sp_", "joint_") for k in ("em", "f1", "precision", "recall")}
 
 
@@ -36,6 +38,8 @@ def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
         return metrics.get("answer_f1", 0.0) >= 0.5
     if benchmark == "hotpotqa":
         return metrics.get("f1", 0.0) >= 0.5
+    if benchmark == "papers":
+        return bool(metrics.get("answer_correct")) if metrics.get("answerable") else bool(metrics.get("abstained"))
     return metrics.get("ndcg@10", 0.0) > 0.0
 
 
@@ -202,6 +206,8 @@ def summarize(benchmark: str, items: list[dict[str, Any]]) -> dict[str, Any]:
         keys = [k for k in items[0] if k in HOTPOT_KEYS]
         summary.update(_rounded(hotpot_summary([{k: item[k] for k in keys} for item in items])))
         summary["answer_em"], summary["answer_f1"] = summary.get("em"), summary.get("f1")
+    elif benchmark == "papers":
+        summary.update(papers_summary(score_from_dict(item) for item in items))
     latencies = [item["latency_s"] for item in items]
     summary.update(
         {

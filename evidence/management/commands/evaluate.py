@@ -11,17 +11,27 @@ from tqdm import tqdm
 
 from ...agent.loop import SYSTEM_NAMES
 from ...eval.benchmarks import HotpotQA, Qasper, SciFact
+from ...eval.papers_bench import Papers
 from ...eval.runner import evaluate
 from ...retrieval.searchers import SEARCHERS
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 
 
+def name_of(bench) -> str:
+    return str(getattr(bench, "name", ""))
+
+
 class Command(BaseCommand):
-    help = "Evaluate a system on scifact, qasper or hotpotqa (resumable; prints one JSON summary line last)."
+    help = (
+        "Evaluate a system on scifact, qasper or hotpotqa, or on your own gold questions over your collection "
+        "(papers --questions FILE --collection NAME); resumable; prints one JSON summary line last."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("benchmark", choices=["scifact", "qasper", "hotpotqa"])
+        parser.add_argument("benchmark", choices=["scifact", "qasper", "hotpotqa", "papers"])
+        parser.add_argument("--questions", type=Path, help="papers: gold questions JSON (the realqa format)")
+        parser.add_argument("--collection", default=None, help="papers: the collection to ask over")
         parser.add_argument("--data", type=Path, help="qasper/hotpotqa JSON file")
         parser.add_argument("--corpus", type=Path, help="scifact corpus.jsonl")
         parser.add_argument("--claims", type=Path, help="scifact claims JSON")
@@ -82,9 +92,15 @@ class Command(BaseCommand):
             bar.n = index - 1
             bar.refresh()
 
+        owner = self._owner(options["owner"], bench)
+        if name_of(bench) == "papers":
+            try:
+                bench.collection(owner)
+            except ValueError as error:
+                raise CommandError(f"{error} (or give --owner).") from error
         summary = evaluate(
             bench,
-            self._owner(options["owner"]),
+            owner,
             system,
             config,
             limit=options["limit"],
@@ -99,6 +115,16 @@ class Command(BaseCommand):
 
     def _benchmark(self, options):
         name = options["benchmark"]
+        if name == "papers":
+            questions = options["questions"] or options["data"]
+            if not questions or not options["collection"]:
+                raise CommandError("papers needs --questions FILE and --collection NAME.")
+            if not questions.exists():
+                raise CommandError(f"{questions} does not exist: give --questions FILE.")
+            try:
+                return Papers(questions, options["collection"])
+            except (ValueError, KeyError) as error:
+                raise CommandError(str(error)) from error
         if name == "scifact":
             corpus = options["corpus"] or DATA / "scifact" / "corpus.jsonl"
             claims = options["claims"] or options["data"] or DATA / "scifact" / "claims_train.json"
@@ -115,9 +141,20 @@ class Command(BaseCommand):
             raise CommandError(f"{data} does not exist: give --data FILE.")
         return Qasper(data) if name == "qasper" else HotpotQA(data)
 
-    def _owner(self, username: str | None):
+    def _owner(self, username: str | None, bench=None):
         users = get_user_model().objects
         if username:
-            return users.get(username=username)
+            user = users.filter(username=username).first()
+            if user is None:
+                raise CommandError(f"No user named {username!r}.")
+            return user
+        if name_of(bench) == "papers":
+            # A user's own collection: evaluate as its owner (the first collection of that name).
+            from ...models import Collection
+
+            found = Collection.objects.filter(name=bench.collection_name).order_by("pk").first()
+            if found is None:
+                raise CommandError(f"No collection named {bench.collection_name!r}: ingest the papers first.")
+            return found.owner
         user = users.filter(username="evaluator").first()
         return user or users.create_user("evaluator", "", None)

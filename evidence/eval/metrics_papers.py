@@ -1,0 +1,190 @@
+"""Scoring a user's own gold questions over their collection: evidence hit, answer accuracy, abstention, ECE.
+
+Pure functions; the rules are those of the realqa development set (its README):
+- evidence found: a cited span overlaps an occurrence of a gold quote in the same document (quotes are
+  located in the stored text with runs of whitespace matched loosely);
+- answer right: a gold answer or variant, normalized (lowercase, punctuation and articles dropped, digits
+  split from letters), occurs in the exact answer as a token sequence, or token F1 >= 0.5; yes/no answers
+  need the right polarity; an abstention is never a right answer to an answerable question;
+- unanswerable questions: right when the system abstained.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+ABSTENTION_MARKERS = ("not found in this collection", "unanswerable", "no evidence")
+_ARTICLES = {"a", "an", "the"}
+
+
+def normalize_tokens(text: str) -> list[str]:
+    """Lowercase, drop punctuation and articles, split digits from letters; return the tokens."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = re.sub(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)", " ", text)
+    text = re.sub(r"[^\w\s]|_", " ", text)
+    return [t for t in text.split() if t not in _ARTICLES]
+
+
+def token_f1(prediction: Sequence[str], gold: Sequence[str]) -> float:
+    """Return the SQuAD token F1 of two token lists."""
+    if not prediction or not gold:
+        return float(prediction == gold)
+    remaining = list(gold)
+    common = 0
+    for token in prediction:
+        if token in remaining:
+            remaining.remove(token)
+            common += 1
+    if not common:
+        return 0.0
+    precision, recall = common / len(prediction), common / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+def contains_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    """Return whether needle occurs in haystack as a contiguous token sequence."""
+    n = len(needle)
+    return n > 0 and any(list(haystack[i : i + n]) == list(needle) for i in range(len(haystack) - n + 1))
+
+
+def is_abstention(exact_answer: str) -> bool:
+    """Return whether an exact answer says the collection does not answer the question."""
+    flat = " ".join(exact_answer.lower().split())
+    return not flat or any(marker in flat for marker in ABSTENTION_MARKERS)
+
+
+def polarity(text: str) -> str | None:
+    """Return 'yes' or 'no' when the text opens with (or is) a polar answer, else None."""
+    tokens = normalize_tokens(text)
+    if not tokens:
+        return None
+    if tokens[0] in {"yes", "no"}:
+        return tokens[0]
+    if tokens[0] in {"not", "never", "negative"}:
+        return "no"
+    return None
+
+
+def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "") -> bool:
+    """Return whether an exact answer matches a gold answer or variant under the rules above."""
+    if is_abstention(exact_answer):
+        return False
+    gold_polar = polarity(answers[0]) if answers else None
+    if qtype == "yes_no" or (gold_polar and len(normalize_tokens(answers[0])) == 1):
+        return gold_polar is not None and polarity(exact_answer) == gold_polar
+    predicted = normalize_tokens(exact_answer)
+    for answer in answers:
+        gold = normalize_tokens(answer)
+        if contains_sequence(predicted, gold) or token_f1(predicted, gold) >= 0.5:
+            return True
+    return False
+
+
+def locate_quote(text: str, quote: str) -> list[tuple[int, int]]:
+    """Return every (start, end) where the quote occurs in text, runs of whitespace matched loosely."""
+    words = quote.split()
+    if not words:
+        return []
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    return [(m.start(), m.end()) for m in re.finditer(pattern, text)]
+
+
+Range = tuple[str, int, int]  # docid, start, end
+
+
+def overlaps(a: Range, b: Range) -> bool:
+    """Return whether two ranges share a document and at least one character."""
+    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+@dataclass(frozen=True)
+class QuestionScore:
+    answerable: bool
+    evidence_hit: bool
+    evidence_precision: float | None  # share of cited spans on gold evidence (None: nothing cited)
+    answer_correct: bool
+    abstained: bool
+    confidence: float
+    gold_found: int  # gold quotes located in the stored text
+    gold_total: int
+
+    @property
+    def right(self) -> bool:
+        """Return whether the question was handled right: a right answer, or an abstention when unanswerable."""
+        return self.answer_correct if self.answerable else self.abstained
+
+
+def score_question(
+    exact_answer: str,
+    confidence: float,
+    cited: Sequence[Range],
+    gold_answers: Sequence[str],
+    gold_ranges: Sequence[Range],
+    gold_found: int,
+    gold_total: int,
+    qtype: str = "",
+) -> QuestionScore:
+    """Score one question from its run's exact answer, confidence and cited ranges."""
+    answerable = qtype != "unanswerable" and gold_total > 0
+    on_gold = [c for c in cited if any(overlaps(c, g) for g in gold_ranges)]
+    abstained = is_abstention(exact_answer)
+    return QuestionScore(
+        answerable=answerable,
+        evidence_hit=bool(on_gold),
+        evidence_precision=len(on_gold) / len(cited) if cited else None,
+        answer_correct=answerable and answer_correct(exact_answer, gold_answers, qtype),
+        abstained=abstained,
+        confidence=float(confidence),
+        gold_found=gold_found,
+        gold_total=gold_total,
+    )
+
+
+def expected_calibration_error(confidences: Sequence[float], outcomes: Sequence[bool], bins: int = 10) -> float:
+    """Return ECE over equal-width bins: sum over bins of |accuracy - mean confidence| weighted by bin size."""
+    if not confidences:
+        return 0.0
+    total = 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        members = [
+            i for i, c in enumerate(confidences) if lo <= min(max(c, 0.0), 1.0) < hi or (b == bins - 1 and c >= 1.0)
+        ]
+        if members:
+            accuracy = sum(outcomes[i] for i in members) / len(members)
+            mean = sum(confidences[i] for i in members) / len(members)
+            total += len(members) / len(confidences) * abs(accuracy - mean)
+    return total
+
+
+def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
+    """Aggregate question scores into the papers benchmark's headline figures.
+
+    ECE takes the answer's confidence as P(a right answer was given): an abstention is never a right answer,
+    so it should carry a low confidence (the closest evidence is shown, the question is not answered).
+    """
+    items = list(scores)
+    answerable = [s for s in items if s.answerable]
+    unanswerable = [s for s in items if not s.answerable]
+    precisions = [s.evidence_precision for s in answerable if s.evidence_precision is not None]
+
+    def share(values: list[bool]) -> float:
+        return round(sum(values) / len(values), 4) if values else 0.0
+
+    return {
+        "questions": len(items),
+        "answerable": len(answerable),
+        "unanswerable": len(unanswerable),
+        "evidence_hit": share([s.evidence_hit for s in answerable]),
+        "evidence_precision": round(sum(precisions) / len(precisions), 4) if precisions else 0.0,
+        "answer_accuracy": share([s.answer_correct for s in answerable]),
+        "abstain_correct": share([s.abstained for s in unanswerable]),
+        "abstained_unanswerable": sum(s.abstained for s in unanswerable),
+        "false_abstain": share([s.abstained for s in answerable]),
+        "ece": round(expected_calibration_error([s.confidence for s in items], [s.answer_correct for s in items]), 4),
+        "gold_quotes_found": sum(s.gold_found for s in items),
+        "gold_quotes": sum(s.gold_total for s in items),
+    }

@@ -1,0 +1,77 @@
+"""The papers benchmark's scoring rules, on hand-made cases."""
+
+from evidence.eval.metrics_papers import (
+    answer_correct,
+    expected_calibration_error,
+    is_abstention,
+    locate_quote,
+    normalize_tokens,
+    papers_summary,
+    score_question,
+)
+
+
+def test_it_normalizes_case_punctuation_articles_and_digit_letter_runs():
+    assert normalize_tokens("The 684K triples, a Set!") == ["684", "k", "triples", "set"]
+
+
+def test_it_accepts_a_gold_answer_inside_a_longer_exact_answer():
+    assert answer_correct("about 684K training triples", ["684K"])
+    assert not answer_correct("2010", ["322"])
+
+
+def test_it_accepts_token_f1_of_one_half():
+    assert answer_correct("linear SVM classifier", ["a linear SVM"])
+    assert not answer_correct("support vector", ["linear SVM"])
+
+
+def test_it_needs_the_right_polarity_for_yes_no():
+    assert answer_correct("No", ["no", "it did not"], "yes_no")
+    assert not answer_correct("Yes", ["no", "it did not"], "yes_no")
+    assert not answer_correct("It changed the intensity", ["no"], "yes_no")
+
+
+def test_an_abstention_is_never_a_right_answer():
+    assert is_abstention("Not found in this collection")
+    assert is_abstention("Unanswerable")
+    assert is_abstention("")
+    assert not answer_correct("not found in this collection", ["not found"])
+
+
+def test_it_locates_quotes_with_loose_whitespace():
+    text = "Intro.  This labeling\nprocess succeeds for 76% of the documents. More."
+    spans = locate_quote(text, "This labeling process succeeds for 76% of the documents.")
+    assert len(spans) == 1
+    start, end = spans[0]
+    assert text[start:end] == "This labeling\nprocess succeeds for 76% of the documents."
+    assert locate_quote(text, "succeeds for 77%") == []
+
+
+def test_it_scores_evidence_hit_and_precision_by_overlap_in_the_same_document():
+    gold = [("d1", 100, 150)]
+    hit = score_question("76%", 0.9, [("d1", 140, 200), ("d1", 0, 50), ("d2", 100, 150)], ["76%"], gold, 1, 1)
+    assert hit.evidence_hit and hit.answer_correct
+    assert abs(hit.evidence_precision - 1 / 3) < 1e-9
+    miss = score_question("76%", 0.9, [("d1", 150, 200)], ["76%"], gold, 1, 1)  # touching is not overlapping
+    assert not miss.evidence_hit
+
+
+def test_it_counts_abstentions_on_unanswerable_and_false_abstentions():
+    scores = [
+        score_question("Not found in this collection", 0.1, [], ["unanswerable"], [], 0, 0, "unanswerable"),
+        score_question("0.5", 0.8, [("d", 0, 5)], ["unanswerable"], [], 0, 0, "unanswerable"),
+        score_question("Not found in this collection", 0.1, [], ["76%"], [("d", 0, 9)], 1, 1, "number"),
+        score_question("76%", 0.7, [("d", 0, 5)], ["76%"], [("d", 0, 9)], 1, 1, "number"),
+    ]
+    summary = papers_summary(scores)
+    assert summary["abstain_correct"] == 0.5
+    assert summary["abstained_unanswerable"] == 1
+    assert summary["false_abstain"] == 0.5
+    assert summary["answer_accuracy"] == 0.5
+    assert summary["evidence_hit"] == 0.5
+
+
+def test_ece_is_zero_when_confidence_matches_accuracy_and_large_when_overconfident():
+    assert expected_calibration_error([0.75] * 4, [True, True, True, False]) == 0.0
+    assert abs(expected_calibration_error([1.0, 1.0], [False, False]) - 1.0) < 1e-9
+    assert abs(expected_calibration_error([0.05, 0.95], [False, True]) - 0.05) < 1e-9
