@@ -63,7 +63,7 @@
     var next = step === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
     pageScroll.style.setProperty("--zoom", String(next));
     var level = document.querySelector(".zoom-level");
-    if (level) level.textContent = Math.round(next * 100) + "%";
+    if (level) level.textContent = next === 1 ? "fit width" : "×" + next;
     var first = pageScroll.querySelector("svg.span-boxes rect");
     if (first) centerIn(pageScroll, first);
   });
@@ -82,11 +82,11 @@
     links[next].click();
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "source") { markCurrent(); showSpan(); }
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (document.getElementById("source")) markCurrent();
+  // After the settle step (htmx swaps classes in it), so the panes have their final size when scrolled.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!document.getElementById("source")) return;
+    markCurrent();
+    if (event.detail.target && event.detail.target.id === "source") requestAnimationFrame(showSpan);
   });
 
   // A step already on the page (sent again after a reconnect) is dropped, and the reconnect URL moves on
