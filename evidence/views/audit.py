@@ -60,7 +60,8 @@ def supports(run: Run, span: Span) -> list[Support]:
         rows = rows | Judgment.objects.filter(pk=span.judgment_id)
     for row in rows.distinct().order_by("id"):
         best = max((float(p) for p in row.probabilities or [0.0]), default=0.0)
-        found.append(Support(f"System 1 {row.kind}", row.goal, best, f"chars {row.start}–{row.end}"))
+        kind = {"noul": "relevance", "choice": "choice", "score": "score"}.get(row.kind, row.kind)
+        found.append(Support(f"System 1 judgment ({kind})", row.goal, best, f"read chars {row.start}–{row.end}"))
     docid = span.document.docid
     for event in run.events.filter(kind__in=["judgment", "evidence"], payload__docid=docid).order_by("seq"):
         p = event.payload

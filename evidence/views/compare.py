@@ -59,7 +59,9 @@ def funnel_chart(a: dict[str, int], b: dict[str, int]) -> dict[str, Any]:
         y = 10 + index * ROW_PX
         rows.append(
             {
-                "label": stage,
+                "stage": stage,
+                "label": timeline.STAGE_WORDS[stage][0],
+                "help": timeline.STAGE_WORDS[stage][1],
                 "y": y,
                 "a": a[stage],
                 "b": b[stage],

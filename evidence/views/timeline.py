@@ -28,7 +28,23 @@ KNOWN_KINDS = {
     "review",
     "answer",
     "finished",
+    "judge_batches",
+    "request_evidence",
+    "fallback",
+    "steer",
+    "citations_dropped",
+    "reading",
 }
+# The step filter's groups: searches (what was looked for and opened), reading (System 1 judging documents)
+# and evidence (raw spans found); anything else (status, answer, new kinds) shows under "all" only.
+GROUPS = {
+    "plan": "search", "search": "search", "read_search_results": "search", "read_document": "search",
+    "judgment": "reading", "judge_batches": "reading", "request_evidence": "reading", "lead": "reading",
+    "mining": "reading", "fallback": "reading", "reading": "reading",
+    "evidence": "evidence", "paper_reading": "evidence", "paragraph_pair": "evidence",
+}  # fmt: skip
+# Steps whose details are long and whose headline says enough: shown folded.
+FOLDED = {"judgment", "read_search_results", "judge_batches", "lead", "status", "plan", "request_evidence"}
 MARKER = re.compile(r"\[([^\[\]]{1,200})\]")
 
 
@@ -44,6 +60,94 @@ class Entry:
     span_id: int | None = None
     known: bool = True
     extra: list[tuple[str, Any]] = field(default_factory=list)
+    headline: str = ""
+    group: str = "other"
+    folded: bool = False
+
+
+def _quoted(text: Any, limit: int = 90) -> str:
+    text = " ".join(str(text or "").split())
+    return f"“{text[: limit - 1].rstrip()}…”" if len(text) > limit else f"“{text}”"
+
+
+def _n(value: Any) -> str:
+    """Format a count with thousands separators; anything that is not a number as it is."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def _plural(count: Any, word: str, many: str = "") -> str:
+    return f"{_n(count)} {word if count == 1 else many or word + 's'}"
+
+
+def headline(kind: str, p: dict[str, Any], title: str) -> str:
+    """Say what one step did, in the words a researcher uses (the template escapes it)."""
+    name = _quoted(title or p.get("docid", ""), 70)
+    if kind == "status":
+        return "Run started" if p.get("status") == "running" else f"Run {p.get('status', '')}".strip()
+    if kind == "plan":
+        subs, queries = len(p.get("sub_questions") or []), len(p.get("queries") or [])
+        return f"Planned {_plural(subs, 'sub-question')} and {_plural(queries, 'search')}"
+    if kind == "search":
+        shown = len(p.get("top") or [])
+        ranked = f"{_n(p.get('total', 0))} ranked"
+        return (
+            f"Searched {_quoted(p.get('query'))} — {ranked}, top {shown} shown"
+            if shown
+            else f"Searched {_quoted(p.get('query'))} — nothing matched"
+        )
+    if kind == "read_search_results":
+        offset, count = p.get("offset", 0), len(p.get("docids") or [])
+        last = offset + count - 1 if isinstance(offset, int) else ""
+        return f"Looked further down the results: ranks {offset}–{last}"
+    if kind == "read_document":
+        lines = p.get("lines") or []
+        where = f" (lines {lines[0]}–{lines[1]} of {lines[2]})" if len(lines) == 3 else ""
+        return f"Opened {name}{where}"
+    if kind == "tool_error":
+        return f"A {p.get('tool', 'tool')} call failed"
+    if kind == "judgment":
+        probability = p.get("probability")
+        if not isinstance(probability, (int, float)):
+            return f"Judged {name}"
+        verdict = "likely holds evidence" if probability >= 0.5 else "unlikely to hold evidence"
+        return f"Judged {name}: {verdict} (p {probability:.2f})"
+    if kind in ("request_evidence", "reading"):
+        docids = list(dict.fromkeys(p.get("docids") or []))
+        if kind == "reading":
+            return f"Reading {_plural(len(docids), 'document')}…"
+        with_evidence = len({d.get("docid") for d in p.get("delivered") or [] if isinstance(d, dict)})
+        return f"Read {_plural(len(docids), 'document')}: evidence in {with_evidence}"
+    if kind == "judge_batches":
+        batches = _plural(p.get("batches", 0), "batch", "batches")
+        return f"System 1 read in {batches} across {_plural(p.get('by_workers', 0), 'worker')}"
+    if kind == "evidence":
+        where = f" (p. {p['page']})" if p.get("page") else f" in {name}"
+        return f"Found: {_quoted(p.get('quote'))}{where}"
+    if kind == "lead":
+        return f"Lead: {name} may help"
+    if kind == "mining":
+        if p.get("mined") == "dropped":
+            return "Evidence mining dropped (it would have ended after the answer was due)"
+        return f"Evidence mining found {_plural(p.get('leads', 0), 'lead')}"
+    if kind == "paper_reading":
+        return f"Read {_plural(p.get('papers', 0), 'paper')} section by section"
+    if kind == "paragraph_pair":
+        return "Found two paragraphs that answer it together"
+    if kind == "fallback":
+        return f"No passage passed System 1: reading the top {p.get('read', '')} directly"
+    if kind == "steer":
+        return "Time is nearly up: asked for the answer now"
+    if kind == "citations_dropped":
+        return f"Dropped {_plural(p.get('count', 0), 'citation')} naming documents with no evidence"
+    if kind == "review":
+        return f"Review, round {p.get('round', '')}: {'supported' if p.get('supported') else 'not yet supported'}"
+    if kind == "answer":
+        return "Answer written" + (f": {_quoted(p.get('exact_answer'), 120)}" if p.get("exact_answer") else "")
+    if kind == "finished":
+        elapsed = p.get("elapsed_s")
+        after = f" after {elapsed:.1f} s" if isinstance(elapsed, (int, float)) else ""
+        return f"Finished: {p.get('status', '')}{after}"
+    return kind.replace("_", " ").capitalize()
 
 
 def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
@@ -72,7 +176,10 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
             at_s=at,
             title=str(payload.get("title") or titles.get(docid, "")),
             known=event.kind in KNOWN_KINDS,
+            group=GROUPS.get(event.kind, "other"),
+            folded=event.kind in FOLDED,
         )
+        entry.headline = headline(event.kind, payload, entry.title)
         if event.kind == "evidence":
             entry.span_id = spans.get((docid, payload.get("start"), payload.get("end")))
         if not entry.known:
@@ -86,22 +193,64 @@ def metrics(run: Run) -> dict[str, Any]:
     elapsed = run.elapsed_s or 0.0
     kinds = dict(RunEvent.objects.filter(run=run).values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
     if run.is_finished and run.trajectory:
-        funnel = [(stage, len(run.trajectory.get(stage, []))) for stage in STAGES]
+        funnel = [(*STAGE_WORDS[stage], len(run.trajectory.get(stage, []))) for stage in STAGES]
     else:
         funnel = [
-            ("searches", kinds.get("search", 0)),
-            ("documents opened", kinds.get("read_document", 0)),
-            ("judgments", kinds.get("judgment", 0)),
-            ("spans delivered", kinds.get("evidence", 0)),
+            ("searches run", "Searches System 2 has run so far.", kinds.get("search", 0)),
+            ("read by the planner", "Documents System 2 opened and read itself.", kinds.get("read_document", 0)),
+            ("judged by System 1", "Documents System 1 has read and scored.", kinds.get("judgment", 0)),
+            ("evidence spans found", "Raw spans System 1 handed to the planner.", kinds.get("evidence", 0)),
         ]
     return {
         "run": run,
+        "now": None if run.is_finished else now_doing(run),
         "elapsed_s": elapsed,
         "elapsed_pct": _pct(elapsed, run.budget_s),
         "spend_pct": _pct(run.spent_usd, run.spend_cap_usd),
         "funnel": funnel,
         "funnel_final": run.is_finished and bool(run.trajectory),
     }
+
+
+# The recall funnel's stages in words that cannot read as a contradiction: "opened" (the planner read the
+# document itself) can be 0 while System 1 read six; each says who did what, and the hover says more.
+STAGE_WORDS = {
+    "surfaced": ("ranked by a search", "Documents any search ranked, at any depth."),
+    "previewed": ("shown in results", "Documents whose title and excerpt the planner was shown in search results."),
+    "opened": (
+        "read by the planner",
+        "Documents the planner (System 2) opened and read itself; System 1 reads others.",
+    ),
+    "inspected": ("read by System 1", "Documents the fast judge (System 1) read looking for evidence."),
+    "delivered": ("gave evidence", "Documents with at least one raw span handed to the planner as evidence."),
+    "cited": ("cited in the answer", "Documents the final answer cites."),
+}
+# What the run is doing after its latest step, shown live until the next step arrives (a search in the
+# dual system is followed by System 1 reading its top documents, which can take seconds with no event).
+AFTER_STEP = {
+    "status": "Planning the searches…",
+    "plan": "Searching…",
+    "search": "Choosing what to read…",
+    "read_search_results": "Choosing what to read…",
+    "read_document": "Reading…",
+    "judgment": "System 1 is reading…",
+    "evidence": "Weighing the evidence…",
+    "lead": "Following leads…",
+    "answer": "Finishing…",
+}
+
+
+def now_doing(run: Run) -> str:
+    """Say what a running run is doing now, from its latest step ('' before the worker starts)."""
+    last = RunEvent.objects.filter(run=run).order_by("-seq").only("kind", "payload").first()
+    if last is None:
+        return "Waiting for a worker…"
+    payload = last.payload or {}
+    if last.kind == "reading":
+        return f"Reading {_plural(len(payload.get('docids') or []), 'document')}…"
+    if last.kind == "search" and run.system == "dual" and payload.get("top"):
+        return f"System 1 is reading the top documents of {_quoted(payload.get('query'), 60)}…"
+    return AFTER_STEP.get(last.kind, "Working…")
 
 
 def _pct(value: float, limit: float) -> int:

@@ -106,6 +106,14 @@
     if (empty) empty.remove();
   });
 
+  // Fold or unfold every step of the run page at once.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-fold]");
+    if (!button) return;
+    var open = button.dataset.fold === "open";
+    document.querySelectorAll("#timeline li.step > details").forEach(function (d) { d.open = open; });
+  });
+
   // Uploads: show what was chosen or dropped, and light the drop zone while dragging over it.
   document.addEventListener("change", function (event) {
     var input = event.target;
