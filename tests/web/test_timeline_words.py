@@ -13,7 +13,8 @@ pytestmark = pytest.mark.django_db
 
 def test_it_says_what_a_search_did():
     top = [{"rank": i, "docid": f"d{i}"} for i in range(1, 6)]
-    assert headline("search", {"query": "x", "total": 1000, "top": top}, "") == "Searched “x” — 1,000 ranked, top 5 shown"
+    words = headline("search", {"query": "x", "total": 1000, "top": top}, "")
+    assert words == "Searched “x” — 1,000 ranked, top 5 shown"
     assert headline("search", {"query": "x", "total": 0, "top": []}, "") == "Searched “x” — nothing matched"
 
 
@@ -25,7 +26,8 @@ def test_it_says_how_many_documents_held_evidence():
 
 
 def test_it_quotes_found_evidence_with_its_page():
-    assert headline("evidence", {"quote": "The graph has 12M nodes.", "page": 3}, "T") == "Found: “The graph has 12M nodes.” (p. 3)"
+    words = headline("evidence", {"quote": "The graph has 12M nodes.", "page": 3}, "T")
+    assert words == "Found: “The graph has 12M nodes.” (p. 3)"
     long = headline("evidence", {"quote": "word " * 50, "page": None}, "Paper")
     assert long.startswith("Found: “word word") and "…”" in long and long.endswith("in “Paper”")
 
