@@ -29,7 +29,9 @@ class AskForm(forms.Form):
         required=False,
         max_length=5000,
         label="Only in documents",
-        help_text="Optional document ids, comma-separated: a question about one paper.",
+        help_text="Optional: search by title and pick the papers a question is about.",
+        # The document picker fills this with the chosen document ids, comma-separated.
+        widget=forms.HiddenInput,
     )
 
     def __init__(self, *args, owner, **kwargs) -> None:

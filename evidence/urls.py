@@ -8,6 +8,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("health", health.health, name="health"),
     path("ask", ask.ask, name="ask"),
+    path("ask/documents", ask.document_search, name="document_search"),
     path("runs/", runs.runs_list, name="runs"),
     path("runs/<int:pk>/", runs.run_page, name="run"),
     path("runs/<int:pk>/stream", stream.stream, name="run_stream"),

@@ -114,6 +114,42 @@
     document.querySelectorAll("#timeline li.step > details").forEach(function (d) { d.open = open; });
   });
 
+  // The document picker: chips for the chosen documents, their ids kept in the form's hidden field.
+  function syncChips() {
+    var field = document.getElementById("id_documents"), chips = document.getElementById("doc-chips");
+    if (!field || !chips) return;
+    field.value = Array.prototype.map.call(chips.querySelectorAll(".chip"), function (c) { return c.dataset.docid; }).join(",");
+  }
+  document.addEventListener("click", function (event) {
+    var pick = event.target.closest && event.target.closest("button.pick");
+    var remove = event.target.closest && event.target.closest("button.chip-x");
+    var chips = document.getElementById("doc-chips");
+    if (pick && chips) {
+      if (!chips.querySelector('.chip[data-docid="' + CSS.escape(pick.dataset.docid) + '"]')) {
+        var chip = document.createElement("li"), title = document.createElement("span"), x = document.createElement("button");
+        chip.className = "chip"; chip.dataset.docid = pick.dataset.docid;
+        title.className = "chip-title"; title.textContent = pick.dataset.title;  // text, never HTML
+        x.type = "button"; x.className = "chip-x"; x.textContent = "×"; x.setAttribute("aria-label", "Remove " + pick.dataset.title);
+        chip.appendChild(title); chip.appendChild(x); chips.appendChild(chip);
+      }
+      syncChips();
+      var search = document.getElementById("doc-search");
+      if (search) { search.value = ""; search.focus(); }
+      document.getElementById("doc-results").innerHTML = "";
+    } else if (remove) {
+      remove.closest(".chip").remove();
+      syncChips();
+    }
+  });
+  document.addEventListener("change", function (event) {
+    // Document ids belong to one collection: choosing another clears the picks.
+    if (event.target.id !== "id_collection") return;
+    var chips = document.getElementById("doc-chips"), results = document.getElementById("doc-results");
+    if (chips) chips.innerHTML = "";
+    if (results) results.innerHTML = "";
+    syncChips();
+  });
+
   // Uploads: show what was chosen or dropped, and light the drop zone while dragging over it.
   document.addEventListener("change", function (event) {
     var input = event.target;
