@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +53,31 @@ def split_citations(a: Side, b: Side) -> dict[str, list[tuple[Citation | None, C
     }
 
 
+def answer_key(answer: str) -> str:
+    """Normalise an exact answer as QA scoring does: case, punctuation, articles and spacing don't count."""
+    text = "".join(ch for ch in answer.lower() if ch not in string.punctuation)
+    return " ".join(w for w in text.split() if w not in {"a", "an", "the"})
+
+
+@dataclass
+class Verdict:
+    """Whether two runs' exact answers agree, and the answers as written."""
+
+    a: str
+    b: str
+
+    @property
+    def disagree(self) -> bool:
+        return bool(self.a and self.b) and answer_key(self.a) != answer_key(self.b)
+
+
+def verdict(a: Side, b: Side) -> Verdict:
+    def exact(side: Side) -> str:
+        return str((side.run.answer or {}).get("exact_answer") or "").strip()
+
+    return Verdict(exact(a), exact(b))
+
+
 def funnel_chart(a: dict[str, int], b: dict[str, int]) -> dict[str, Any]:
     """Geometry of the recall funnel as grouped horizontal bars (the template draws it as inline SVG)."""
     top = max([*a.values(), *b.values(), 1])
@@ -89,6 +116,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             b=b,
             sides=[("a", a), ("b", b)],
             citation_groups=list(groups.items()),
+            verdict=verdict(a, b),
             chart=funnel_chart(a.funnel, b.funnel),
         )
     return render(request, "evidence/compare.html", context)
