@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import string
 from dataclasses import dataclass
 from typing import Any
