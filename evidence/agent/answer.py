@@ -16,9 +16,11 @@ class Answer:
     citations: list[tuple[int, EvidenceSpan]] = field(default_factory=list)  # (explanation sentence index, span)
     dropped_citations: int = 0
     ranking: list[dict[str, object]] = field(default_factory=list)
+    signals: dict[str, object] = field(default_factory=dict)  # what the reader based its confidence on
 
     def as_dict(self) -> dict[str, object]:
         return {
+            **({"signals": self.signals} if self.signals else {}),
             "explanation": self.explanation,
             "exact_answer": self.exact_answer,
             "confidence": round(self.confidence, 4),

@@ -30,6 +30,7 @@ from .fanout import localize_fanned_out
 from .multihop import answer_multihop, reads_multihop
 from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, make_plan, refine_query
+from .reader import answer_general
 from .units import load_document_units
 
 WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (SciFact abstracts: median 9)
@@ -49,6 +50,11 @@ def run_dual(ctx: RunContext) -> Outcome:
     papers = scoped_papers(ctx)
     if papers:
         return answer_in_papers(ctx, plan, papers)
+    if not ctx.tools.scope:
+        # The question's candidates choose the reader: long documents are read whole (reader.py).
+        general = answer_general(ctx, plan)
+        if general is not None:
+            return general
     k = int(ctx.config.get("top_k", 10))
     queries, used = list(plan.queries), []
     rounds = 0

@@ -1,0 +1,119 @@
+"""Whole-paper sentence reading: which sentences of a paper can be evidence, and how well each fits a question.
+
+Pure functions over blocks (sentences with their section label and stored vector). A sentence is never
+evidence when it belongs to the title/author block, the reference list, acknowledgements or funding, or a
+running header/footer; every other sentence gets a score
+
+    z(BM25 of the question's terms against the sentence)
+  + z(MiniLM cosine of question and sentence)
+  + TYPE_BONUS when the sentence holds what the question asks for (a count, a percentage, a name...)
+
+z-scores are taken over the candidate sentences of the papers being read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .features import terms, weighted_bm25, zscore
+from .types import Block
+
+CONTEXT_WEIGHT = 0.0
+TYPE_BONUS = 0.5
+
+_BACK_MATTER = re.compile(
+    r"\b(references?|bibliography|acknowledge?ments?|funding|author(?:s'|s)? contributions?|conflicts? of interest|"
+    r"competing interests?|supplementary|abbreviations|ethics statement|data accessibility)\b",
+    re.I,
+)
+_HEADER = re.compile(
+    r"www\.|https?://|\bdoi\b|\|\s*\w+|\bvol\.|\bpp\.|proceedings of|copyright|©|\bc\s+20\d\d\b|journal of|"
+    r"frontiers in|\bissn\b|open access|licen[cs]e",
+    re.I,
+)
+_BIB = re.compile(
+    r"^(?:[Ii]n\s+)?(?:[Pp]roc(?:eedings)?\.?\s|arXiv|CoRR|IEEE|ACM)|^In [A-Z]{2,}\b|^[A-Z]{2,}\s*\d{0,4}\.?$|"
+    r"^\(?(?:19|20)\d\d[a-z]?\)?\.?$"
+)
+_SHORT_BIB = re.compile(r"et al\.?,?\s*\(?(?:19|20)\d\d|\b(?:19|20)\d\d[a-z]?\)?\.\s*$|^In\s+[A-Z]")
+_NAME_LIST = re.compile(
+    r"^(?:[A-Z][\w\-']+\.?\s+){1,3}[A-Z][\w\-']+(?:,\s*(?:and\s+)?(?:[A-Z][\w\-']+\.?\s*){1,4})+\.?$"
+)
+_CONTRIBUTIONS = re.compile(r"^(?:[A-Z]{2,3},\s*)+(?:and\s+)?[A-Z]{2,3}\b")
+
+
+def is_junk(block: Block, title: str = "", before_body: bool = False) -> bool:
+    """Return whether a sentence can never be evidence: front matter, back matter, headers, bib entries."""
+    text = " ".join(block.text.split())
+    if before_body or _BACK_MATTER.search(block.label or ""):
+        return True
+    if len(text) < 25 or (title and text.lower().rstrip(".") == title.lower().rstrip(".")):
+        return True
+    if _HEADER.search(text) and len(text) < 200:
+        return True
+    if len(text) < 70 and _SHORT_BIB.search(text):
+        return True  # a fragment of a bib entry ("In AAAI.", "Smith et al., 2017.")
+    return bool(_BIB.search(text) or _NAME_LIST.match(text) or _CONTRIBUTIONS.match(text))
+
+
+def body_flags(blocks: Sequence[Block], title: str) -> list[bool]:
+    """Return, per sentence, whether it is outside the body (junk) for one paper's sentences in text order.
+
+    Sentences before the first labelled block (an abstract or first section) are the title/author block.
+    """
+    first = next((i for i, b in enumerate(blocks) if b.label), 0)
+    counts: dict[str, int] = {}
+    for block in blocks:
+        key = " ".join(block.text.split()).lower()
+        counts[key] = counts.get(key, 0) + 1
+    return [
+        is_junk(b, title, before_body=i < first) or counts[" ".join(b.text.split()).lower()] > 1  # a running header
+        for i, b in enumerate(blocks)
+    ]
+
+
+@dataclass(frozen=True)
+class SentenceScores:
+    score: np.ndarray  # the combined score per candidate
+    bm25: np.ndarray
+    cosine: np.ndarray
+    coverage: np.ndarray  # the idf share of the question's terms found in the sentence and its neighbours
+
+
+def question_terms(question: str, stop: Sequence[str] = ()) -> dict[str, float]:
+    """Return the question's analysed terms, each at weight 1, without the given stop terms."""
+    dropped = {t for w in stop for t in terms(w)}
+    return {t: 1.0 for t in terms(question) if t not in dropped}
+
+
+def score_sentences(
+    weights: dict[str, float],
+    question_vec: np.ndarray,
+    texts: Sequence[str],
+    vectors: np.ndarray,
+    neighbours: Sequence[str],
+    type_match: np.ndarray,
+) -> SentenceScores:
+    """Return the scores of candidate sentences (texts; neighbours: each with the sentences around it)."""
+    tokens = [list(terms(t)) for t in texts]
+    context = [list(terms(t)) for t in neighbours]
+    sentence_bm25 = weighted_bm25(weights, tokens)
+    context_bm25 = weighted_bm25(weights, context)
+    cosine = np.asarray(vectors, dtype=float) @ np.asarray(question_vec, dtype=float)
+    score = zscore(sentence_bm25) + CONTEXT_WEIGHT * zscore(context_bm25) + zscore(cosine) + TYPE_BONUS * type_match
+    return SentenceScores(score, sentence_bm25, cosine, coverage(weights, context))
+
+
+def coverage(weights: dict[str, float], token_lists: Sequence[Sequence[str]]) -> np.ndarray:
+    """Return, per token list, the idf-weighted share of the query terms it contains (idf over the lists)."""
+    n = len(token_lists)
+    if not n or not weights:
+        return np.zeros(n)
+    sets = [set(t) for t in token_lists]
+    idf = {t: float(np.log(1 + n / (1 + sum(t in s for s in sets)))) for t in weights}
+    total = sum(idf.values()) or 1.0
+    return np.array([sum(idf[t] for t in weights if t in s) / total for s in sets])

@@ -1,0 +1,43 @@
+"""Exact answers by question kind, cut from a cited sentence (hand-made sentences)."""
+
+from evidence.agent.exact import candidates, negated, question_kind
+
+
+def test_it_reads_the_kind_a_question_asks_for():
+    assert question_kind("For what percentage of runs does it succeed?") == "percentage"
+    assert question_kind("How many birds were ringed by 2015?") == "count"
+    assert question_kind("At what concentration was the dye used?") == "quantity"
+    assert question_kind("Did the treatment change the intensity?") == "yes_no"
+    assert question_kind("Which library converts each page?") == "name"
+    assert question_kind("What was the assay used for?") == "purpose"
+
+
+def test_a_count_is_never_a_year_a_section_or_a_number_the_question_gives():
+    sentence = "At the onset of the study in 2014, 297 birds were ringed (Section 6), which rose to 322 by the end of the study in 2015."
+    found = [c.text for c in candidates("How many birds had been ringed by the end of the study in 2015?", sentence)]
+    assert "2014" not in found and "2015" not in found and "6" not in found
+    assert found[0] == "322"
+
+
+def test_a_percentage_needs_a_percent_sign():
+    found = candidates(
+        "For what percentage of documents does labeling succeed?", "It succeeds for 76% of the 300 documents."
+    )
+    assert [c.text for c in found] == ["76%"]
+
+
+def test_a_quantity_keeps_its_unit():
+    found = candidates("At what concentration were the dyes used?", "All dyes were used at 0.1 mg/mL in buffer.")
+    assert found[0].text == "0.1 mg/mL"
+
+
+def test_yes_no_follows_negation():
+    assert negated("CSP did not alter the intensity of microglia.")
+    assert candidates("Did CSP alter the intensity?", "CSP did not alter the intensity.")[0].text == "No"
+    assert candidates("Did CSP reduce it?", "CSP reduced the intensity.")[0].text == "Yes"
+
+
+def test_a_name_is_the_words_the_question_does_not_say_and_comes_from_the_sentence():
+    sentence = "We feed each page to Apache's PDFBox library to convert it into tokens."
+    best = candidates("Which library is used to convert each page into tokens?", sentence)[0].text
+    assert "PDFBox" in best and best in sentence

@@ -1,0 +1,39 @@
+"""Whole-paper sentence reading: front matter, reference lists and headers are never candidates."""
+
+import numpy as np
+
+from evidence.judge.sentences import body_flags, coverage, is_junk, score_sentences
+from evidence.judge.types import Block
+
+
+def block(text: str, label: str = "Methods", start: int = 0) -> Block:
+    return Block("d", start, start + len(text), text, "sentence", label)
+
+
+def test_reference_lists_headers_and_bib_fragments_are_junk():
+    assert is_junk(block("Explicit semantic ranking for academic search via knowledge graph embedding.", "References"))
+    assert is_junk(block("In AAAI.", "Methods"))
+    assert is_junk(block("Frontiers in Microbiology | www.frontiersin.org 5 January 2019"))
+    assert not is_junk(
+        block("Water samples were collected on board the research vessel between 5 and 12 November 2007.")
+    )
+    assert not is_junk(block("In all cases, a piece of muscle tissue was removed from the lateral thigh muscle."))
+
+
+def test_the_title_author_block_and_repeated_headers_are_not_body():
+    blocks = [
+        block("Counting crows: population structure in a zoo", ""),
+        block("We counted the crows of the zoo every week for two years.", "Abstract"),
+        block("Behavioral Ecology running header text here", "Methods"),
+        block("Birds were caught with ladder traps and ringed with colour rings.", "Methods"),
+        block("Behavioral Ecology running header text here", "Results"),
+    ]
+    assert body_flags(blocks, "Counting crows") == [True, False, True, False, True]
+
+
+def test_the_sentence_with_the_rare_question_terms_scores_best():
+    texts = ["Crows live in the zoo.", "Crows were caught with ladder traps.", "The zoo has many visitors."]
+    vectors = np.eye(3)
+    scores = score_sentences({"caught": 1.0, "trap": 1.0, "crow": 1.0}, np.zeros(3), texts, vectors, texts, np.zeros(3))
+    assert int(np.argmax(scores.score)) == 1
+    assert coverage({"a": 1.0, "b": 1.0}, [["a", "b"], ["a"], []])[0] == 1.0
