@@ -106,7 +106,7 @@ def main() -> None:
             sy.append(float(any(overlaps((span["docid"], span["start"], span["end"]), r) for r in ranges)))
             sg.append(paper)
     for name, names, x, y, g in ((ANSWER_HEAD, ANSWER_FEATURES, ax, ay, ag), (SPAN_HEAD, SPAN_FEATURES, sx, sy, sg)):
-        head, oof, ece = fit(np.asarray(x, float), np.asarray(y, float), g, list(names), name)
+        head, _oof, ece = fit(np.asarray(x, float), np.asarray(y, float), g, list(names), name)
         print(
             json.dumps(
                 {
@@ -115,7 +115,7 @@ def main() -> None:
                     "positives": int(sum(y)),
                     "ece_lopo": round(float(ece), 4),
                     "reliability": head.meta["reliability_leave_one_paper_out"],
-                    "coef": dict(zip(names, [round(c, 3) for c in head.coef])),
+                    "coef": dict(zip(names, [round(c, 3) for c in head.coef], strict=True)),
                 }
             )
         )

@@ -26,7 +26,8 @@ _COUNT_Q = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
 _YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|\bwhen\b|\bin what year\b", re.I)
 _PURPOSE_Q = re.compile(r"\bused for\b|\bfor what\b|\bwhat (?:\w+ )?for\??$|\bpurpose\b|\bwhy\b|\brole of\b", re.I)
 _NAME_Q = re.compile(
-    r"^\s*(?:which|who|whom|whose|name)\b|\bwhat (?:kinds?|types?|sorts?) of\b|\bwhat (?:is|was|are|were) the name\b|\bwhich\b",
+    r"^\s*(?:which|who|whom|whose|name)\b|\bwhat (?:kinds?|types?|sorts?) of\b|"
+    r"\bwhat (?:is|was|are|were) the name\b|\bwhich\b",
     re.I,
 )
 _BOOLEAN = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|might)\b", re.I)

@@ -13,7 +13,10 @@ def test_it_reads_the_kind_a_question_asks_for():
 
 
 def test_a_count_is_never_a_year_a_section_or_a_number_the_question_gives():
-    sentence = "At the onset of the study in 2014, 297 birds were ringed (Section 6), which rose to 322 by the end of the study in 2015."
+    sentence = (
+        "At the onset of the study in 2014, 297 birds were ringed (Section 6), "
+        "which rose to 322 by the end of the study in 2015."
+    )
     found = [c.text for c in candidates("How many birds had been ringed by the end of the study in 2015?", sentence)]
     assert "2014" not in found and "2015" not in found and "6" not in found
     assert found[0] == "322"
