@@ -133,8 +133,9 @@
         chip.appendChild(title); chip.appendChild(x); chips.appendChild(chip);
       }
       syncChips();
+      // Not refocused: focusing the search box lists the collection again, the pick included.
       var search = document.getElementById("doc-search");
-      if (search) { search.value = ""; search.focus(); }
+      if (search) search.value = "";
       document.getElementById("doc-results").innerHTML = "";
     } else if (remove) {
       remove.closest(".chip").remove();

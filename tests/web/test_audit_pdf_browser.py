@@ -1,4 +1,4 @@
-"""In Chromium on a real paper: the drawn boxes cover the span's glyphs, both pages of a cross-page span, opens scrolled."""
+"""In Chromium on a real paper: drawn boxes cover the span's glyphs, on both pages across a break; opens scrolled."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ DRAWN = """() => Array.from(document.querySelectorAll('figure.pdf-page')).map(f 
           })};
 })"""
 VISIBLE = """([pane, target]) => {
-  const p = document.querySelector(pane).getBoundingClientRect(), t = document.querySelector(target).getBoundingClientRect();
+  const p = document.querySelector(pane).getBoundingClientRect();
+  const t = document.querySelector(target).getBoundingClientRect();
   return {scrolled: document.querySelector(pane).scrollTop, inside: t.top >= p.top && t.bottom <= p.bottom};
 }"""
 
