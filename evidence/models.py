@@ -201,8 +201,6 @@ class IngestFile(models.Model):
         FAILED = "failed"
         UNPACKED = "unpacked"  # a zip whose members became files of their own
 
-    ENDED = (Status.DONE, Status.FAILED, Status.UNPACKED)
-
     job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="files")
     archive = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="members")
     name = models.CharField(max_length=500)

@@ -7,10 +7,14 @@ queue is ended at once, its Idempotency-Key freed for the retry.
 
 from __future__ import annotations
 
+import logging
+
 from django.utils import timezone
 
 from . import events
 from .models import Run
+
+log = logging.getLogger(__name__)
 
 # One quick retry covers a broker connection that just dropped; a broker that is down fails in well under 2 s.
 FAST_PUBLISH = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -35,9 +39,10 @@ def enqueue_run(run_id: int) -> None:
 
 def fail_unqueued(run_id: int, error: BaseException) -> None:
     """End a run whose task never reached the queue, so nothing waits on it and its key can be used again."""
+    log.warning("run %s could not be queued: %s", run_id, error)  # the cause goes to the log, not to the user
     ended = Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
         status=Run.Status.FAILED,
-        error=f"The job queue is unavailable ({type(error).__name__}): try again.",
+        error=QUEUE_DOWN,
         finished_at=timezone.now(),
         idempotency_key=None,
     )

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from . import events
 from .ingest.jobs import refresh_job
-from .models import IngestFile, Run
+from .models import IngestFile, IngestJob, Run
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +45,46 @@ def reap(now: datetime | None = None) -> dict[str, list[int]]:
     from .agent.loop import reap_stale_runs
 
     now = now or timezone.now()
-    return {
-        "runs_failed_lost_worker": reap_stale_runs(),
-        **requeue_queued_runs(now),
-        **requeue_stale_files(now),
-        **requeue_queued_files(now),
-    }
+    acted = {"runs_failed_lost_worker": reap_stale_runs(), **requeue_stale_files(now)}
+    # Queued work behind live work is a backlog, not a lost message: it is only sent again once workers are idle.
+    if not workers_busy(now):
+        acted |= {**requeue_queued_runs(now), **requeue_queued_files(now)}
+    acted["jobs_rolled_up"] = roll_up_ended_jobs()
+    return acted
+
+
+def workers_busy(now: datetime) -> bool:
+    """Whether some worker is working, or ended a unit within the last resend interval."""
+    from .agent.loop import stale_window_s
+
+    recent = now - timedelta(seconds=resend_after_s())
+    working = [IngestFile.Status.PARSING, IngestFile.Status.EMBEDDING]
+    return (
+        IngestFile.objects.filter(
+            status__in=working, updated_at__gte=now - timedelta(seconds=file_stale_after_s())
+        ).exists()
+        or IngestFile.objects.filter(
+            updated_at__gte=recent, status__in=[IngestFile.Status.DONE, IngestFile.Status.FAILED]
+        ).exists()
+        or Run.objects.filter(
+            status=Run.Status.RUNNING, heartbeat_at__gte=now - timedelta(seconds=stale_window_s())
+        ).exists()
+        or Run.objects.filter(finished_at__gte=recent).exists()
+    )
+
+
+def roll_up_ended_jobs() -> list[int]:
+    """Jobs still shown running whose files have all ended (a roll-up lost to a database error): roll them up."""
+    unfinished = [IngestFile.Status.QUEUED, IngestFile.Status.PARSING, IngestFile.Status.EMBEDDING]
+    jobs = (
+        IngestJob.objects.filter(status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING])
+        .exclude(files__status__in=unfinished)
+        .values_list("pk", flat=True)
+    )
+    ended = list(jobs)
+    for job_id in ended:
+        refresh_job(job_id)
+    return ended
 
 
 def requeue_queued_runs(now: datetime) -> dict[str, list[int]]:
@@ -90,8 +124,10 @@ def requeue_stale_files(now: datetime) -> dict[str, list[int]]:
     for record in stale:
         still = IngestFile.objects.filter(pk=record.pk, status=record.status, updated_at__lt=cutoff)
         if record.attempts >= MAX_ATTEMPTS:
-            reason = (f"{record.name} stopped the worker ingesting it {record.attempts} times: split it into smaller "
-                      "files, or retry it.")
+            reason = (
+                f"{record.name} stopped the worker ingesting it {record.attempts} times: split it into smaller "
+                "files, or retry it."
+            )
             if still.update(status=IngestFile.Status.FAILED, error=reason):
                 failed.append(record.pk)
         elif still.update(status=IngestFile.Status.QUEUED, sends=0, sent_at=now):

@@ -134,13 +134,13 @@ def heartbeat(file_id: int) -> Iterator[None]:
     def beat() -> None:
         from django.db import connection
 
-        try:
-            while not done.wait(every_s):
+        while not done.wait(every_s):
+            try:
                 IngestFile.objects.filter(pk=file_id).update(updated_at=timezone.now())
-        except Exception:  # the database is away: the file's task retries, or the reaper takes it later
-            log.warning("heartbeat of file %s stopped", file_id)
-        finally:
-            connection.close()
+            except Exception:  # the database blinked: drop the connection and beat again next time
+                log.warning("heartbeat of file %s missed a beat", file_id)
+                connection.close()
+        connection.close()
 
     thread = threading.Thread(target=beat, name=f"file-{file_id}-heartbeat", daemon=True)
     thread.start()
@@ -189,6 +189,7 @@ def _unpack(record: IngestFile, data: bytes) -> None:
             member.save(update_fields=["stored_path"])
         record.status = IngestFile.Status.UNPACKED  # committed with the members: a retried task never unpacks twice
         record.save(update_fields=["status", "updated_at"])
+    Path(record.stored_path).unlink(missing_ok=True)  # each member keeps its own bytes; the zip is not needed
 
 
 def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
@@ -235,35 +236,39 @@ def retry_file(record: IngestFile) -> bool:
 def refresh_job(job_id: int) -> None:
     """Roll a job's counts and status up from its files: done, partial (some failed) or failed (all failed).
 
-    Each file's task calls this after committing its own end state, so the last one to end sees them all.
+    Each file's task calls this after committing its own end state. The job row is locked while its files are
+    counted, so two files ending at once roll up in turn and the later count, which sees both, is written last.
     """
-    counts = dict(
-        IngestFile.objects.filter(job_id=job_id)
-        .exclude(status=IngestFile.Status.UNPACKED)
-        .values_list("status")
-        .annotate(n=Count("id"))
-        .values_list("status", "n")
-    )
-    total = sum(counts.values())
-    failed = counts.get(IngestFile.Status.FAILED, 0)
-    done = counts.get(IngestFile.Status.DONE, 0)
-    files = IngestFile.objects.filter(job_id=job_id, status=IngestFile.Status.DONE)
-    added = files.aggregate(documents=Sum("documents_added"))["documents"] or 0
-    duplicates = sum(len(d or []) for d in files.values_list("duplicates", flat=True))
-    update: dict[str, object] = {
-        "files_total": total, "files_done": done + failed, "files_failed": failed,
-        "documents_added": added, "duplicates": duplicates,
-    }  # fmt: skip
-    if total and done + failed == total:
-        status = IngestJob.Status.FAILED if not done else IngestJob.Status.PARTIAL if failed else IngestJob.Status.DONE
-        job = IngestJob.objects.filter(pk=job_id)
-        job.exclude(status=status).update(status=status, finished_at=timezone.now())
-        job.update(**update)
-        return
-    job = IngestJob.objects.filter(pk=job_id)
-    if total - counts.get(IngestFile.Status.QUEUED, 0) or job.filter(status__in=IngestJob.FINISHED).exists():
-        update["status"] = IngestJob.Status.RUNNING  # started, or finished and now retrying a file
-    job.update(**update, finished_at=None)
+    with transaction.atomic():
+        job = IngestJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None:
+            return
+        counts = dict(
+            IngestFile.objects.filter(job_id=job_id)
+            .exclude(status=IngestFile.Status.UNPACKED)
+            .values_list("status")
+            .annotate(n=Count("id"))
+            .values_list("status", "n")
+        )
+        total = sum(counts.values())
+        failed = counts.get(IngestFile.Status.FAILED, 0)
+        done = counts.get(IngestFile.Status.DONE, 0)
+        files = IngestFile.objects.filter(job_id=job_id, status=IngestFile.Status.DONE)
+        job.files_total, job.files_done, job.files_failed = total, done + failed, failed
+        job.documents_added = files.aggregate(documents=Sum("documents_added"))["documents"] or 0
+        job.duplicates = sum(len(d or []) for d in files.values_list("duplicates", flat=True))
+        if total and done + failed == total:
+            status = IngestJob.Status.PARTIAL if failed else IngestJob.Status.DONE
+            status = status if done else IngestJob.Status.FAILED
+            if job.status != status or job.finished_at is None:
+                job.status, job.finished_at = status, timezone.now()
+        else:
+            if total - counts.get(IngestFile.Status.QUEUED, 0) or job.status in IngestJob.FINISHED:
+                job.status = IngestJob.Status.RUNNING  # started, or finished and now retrying a file
+            job.finished_at = None
+        # Not the passage counters: files still embedding move those without this lock.
+        job.save(update_fields=["files_total", "files_done", "files_failed", "documents_added", "duplicates",
+                                "status", "finished_at"])
 
 
 def _embedder():

@@ -171,7 +171,10 @@ def parse_with_limits(
     except BaseException:
         process.close(kill=True)  # interrupted mid-exchange: the pipe is out of step, never reuse it
         raise
-    _pool.give_back(memory, process)
+    if status == "error" and "more memory" in value[1]:  # type: ignore[index]
+        process.close(kill=True)  # it exits after such a file (a fresh heap for the next): never hand it out again
+    else:
+        _pool.give_back(memory, process)
     if status == "error":
         raise IngestError(*value)  # type: ignore[misc]
     return value  # type: ignore[return-value]
