@@ -22,6 +22,17 @@ BAD = ("truncated.pdf", "random.pdf")  # in the zip; empty.txt is uploaded besid
 LEAKS = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|Traceback|/var/tmp|/work/|\.upload\b")
 
 
+# Read a page stream with EventSource until its "finished" message (or 30 s), as htmx's SSE extension does.
+STREAM_JS = """(url) => new Promise((resolve) => {
+  const out = {steps: [], finished: false};
+  const source = new EventSource(url);
+  const done = () => { source.close(); resolve(out); };
+  source.addEventListener("step", (e) => out.steps.push(e.data));
+  source.addEventListener("finished", () => { out.finished = true; done(); });
+  setTimeout(done, 30000);
+})"""
+
+
 def real_papers(shared_data: Path) -> list[Path]:
     """The 13 real papers: 2 PDFs, 3 JATS, 8 S2ORC (the PDFs' own .s2orc.json parses are the same papers)."""
     papers = shared_data / "papers"
@@ -112,6 +123,10 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     shot(page, "03-run")
     for kind in ("search", "judgment", "evidence"):
         expect(page.locator(f"li.step[data-kind='{kind}']").first).to_be_visible()
+    # The live stream as the browser's EventSource reads it from uvicorn: each step, then the end.
+    streamed = page.evaluate(STREAM_JS, f"{base}/runs/{run_a}/stream?after=0")
+    kinds = {re.search(r'data-kind="(\w+)"', step).group(1) for step in streamed["steps"]}
+    assert {"search", "judgment", "evidence"} <= kinds and streamed["finished"], (kinds, streamed["finished"])
     answer = page.request.get(f"{base}/api/runs/{run_a}/answer").json()
     assert answer["status"] == "answered", answer
     assert answer["citations"], "the answer cites evidence"
