@@ -179,4 +179,10 @@
     // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top.
     if (document.querySelector(".audit")) { markCurrent(); showSpan(); }
   });
+  // A "#span" link makes the browser scroll the window to the mark as well; where the panes scroll on
+  // their own (wide screens) that only hides the header, so the window goes back to the top.
+  window.addEventListener("load", function () {
+    var source = document.querySelector(".audit-source");
+    if (source && getComputedStyle(source).overflowY !== "visible") { window.scrollTo(0, 0); showSpan(); }
+  });
 })();
