@@ -87,11 +87,15 @@ class PlainErrorsMiddleware(MiddlewareMixin):
 
 
 def server_error_response(request: HttpRequest) -> HttpResponse:
-    """Return the plain 500 answer: JSON for the API, the 500 page for pages."""
+    """Return the plain 500 answer: JSON for the API, the 500 page for pages, each naming the request id."""
+    from .logging import CONTEXT
+
+    request_id = CONTEXT.get({}).get("request_id", "")
+    sentence = f"{CRASH_SENTENCE} (request id {request_id})" if request_id else CRASH_SENTENCE
     if is_api(request):
-        return JsonResponse({"detail": CRASH_SENTENCE}, status=500)
+        return JsonResponse({"detail": sentence, "request_id": request_id}, status=500)
     try:
-        body = render_to_string("500.html", {"sentence": CRASH_SENTENCE})
+        body = render_to_string("500.html", {"sentence": sentence})
     except Exception:  # the page itself must never fail: fall back to the sentence
         log.exception("rendering 500.html failed")
         return HttpResponse(CRASH_SENTENCE, status=500, content_type="text/plain; charset=utf-8")

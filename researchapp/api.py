@@ -16,7 +16,7 @@ from evidence.api import router
 from evidence.api_piserini import manage_router as piserini_manage_router
 from evidence.api_piserini import router as piserini_router
 from evidence.auth_keys import API_AUTH, RateLimited, presented_key, verify_key
-from evidence.errors import CRASH_SENTENCE
+from evidence.errors import server_error_response
 from evidence.quotas import QuotaExceeded
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ def over_quota(request: HttpRequest, exc: QuotaExceeded) -> HttpResponse:
 def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
     # ninja's default handler answers with the traceback in debug: log it, answer one sentence.
     log.error("unhandled error in %s %s", request.method, request.path, exc_info=exc)
-    return api.create_response(request, {"detail": CRASH_SENTENCE}, status=500)
+    return server_error_response(request)
 
 
 @api.exception_handler(OperationalError)

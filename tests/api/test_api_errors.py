@@ -57,8 +57,10 @@ def test_an_unexpected_error_is_a_json_500_without_a_traceback(api, monkeypatch,
     monkeypatch.setattr("evidence.api.paged", broken)
     response = api.get("/api/runs")
 
-    assert_plain(response, 500, CRASH_SENTENCE)
-    assert b"internal detail" not in response.content
+    request_id = response["X-Request-ID"]
+    assert response.status_code == 500 and response.json() == {
+        "detail": f"{CRASH_SENTENCE} (request id {request_id})", "request_id": request_id}
+    assert b"Traceback" not in response.content and b"internal detail" not in response.content
     assert any("internal detail" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
 
 

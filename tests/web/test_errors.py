@@ -22,7 +22,7 @@ def test_an_unexpected_error_is_a_plain_500_page(logged_in_client, monkeypatch, 
 
     assert response.status_code == 500
     body = response.content.decode()
-    assert CRASH_SENTENCE in body
+    assert CRASH_SENTENCE in body and f"(request id {response['X-Request-ID']})" in body  # what to report
     assert "Traceback" not in body and "internal detail" not in body and "RuntimeError" not in body
     assert any("internal detail" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
 
