@@ -28,18 +28,7 @@ router = Router()
 ID = {"ge": 1, "le": schemas.MAX_ID}
 LIMIT = Query(50, ge=1, le=200)
 OFFSET = Query(0, ge=0, le=10**9)
-# What any operation can answer besides its own statuses: a malformed request (400), no or a bad key (401), an
-# unknown or another user's object (404), parameters or a body that do not validate (422, FastAPI-style detail
-# list), the rate limit (429, Retry-After) and a database that is restarting (503, Retry-After).
-ERRORS = {
-    400: schemas.Error,
-    401: schemas.Error,
-    404: schemas.Error,
-    422: schemas.ValidationErrorOut,
-    429: schemas.Error,
-    503: schemas.Error,
-}
-UNSAFE = {**ERRORS, 403: schemas.Error}  # a session's POST without its CSRF token
+ERRORS, UNSAFE = schemas.ERRORS, schemas.UNSAFE
 
 
 def paged(items: QuerySet, limit: int, offset: int) -> dict[str, Any]:

@@ -28,16 +28,8 @@ router = Router(tags=["pi-serini backend"])
 manage_router = Router(tags=["pi-serini backend"])
 
 BIG = 10**9  # offsets and limits past this are refused (422); limits above the maxima are clamped, not refused
-ERRORS = {
-    400: schemas.Error,
-    401: schemas.Error,
-    404: schemas.Error,
-    422: schemas.ValidationErrorOut,
-    429: schemas.Error,
-    503: schemas.Error,
-}
-UNSAFE = {**ERRORS, 403: schemas.Error}  # a session POST without its CSRF token
-SECRET_ERRORS = {**ERRORS, 403: schemas.Error}  # 403: a client that is not on this machine
+ERRORS, UNSAFE = schemas.ERRORS, schemas.UNSAFE
+SECRET_ERRORS = schemas.UNSAFE  # here 403 is a client that is not on this machine
 
 
 class SearchRequest(Schema):

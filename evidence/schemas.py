@@ -257,3 +257,17 @@ SpanPage = page_of(SpanOut)
 RunPage = page_of(RunOut)
 UploadPage = page_of(UploadOut)
 EvaluationPage = page_of(EvaluationOut)
+
+
+# What any operation can answer besides its own statuses: a malformed request (400), no or a bad key (401), an
+# unknown or another user's object (404), parameters or a body that do not validate (422, FastAPI-style detail
+# list), the rate limit (429, Retry-After) and a database that is restarting (503, Retry-After).
+ERRORS: dict[int, Any] = {
+    400: Error,
+    401: Error,
+    404: Error,
+    422: ValidationErrorOut,
+    429: Error,
+    503: Error,
+}
+UNSAFE = {**ERRORS, 403: Error}  # a session's POST without its CSRF token
