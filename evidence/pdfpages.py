@@ -11,6 +11,7 @@ import ctypes
 import os
 import struct
 import tempfile
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -24,6 +25,13 @@ from .ingest.parsers.pdf_offsets import char_indices
 from .models import Document, SourceFile
 
 SCALE = 2.0  # pixels per PDF point in the cached image (144 dpi): sharp at 100 % zoom, fine at 200 %
+MAX_PIXELS = 40_000_000  # an A0 poster at SCALE is ~27 M; past this a page would cost the web process gigabytes
+# pdfium is not thread-safe, even across documents, and page views run in request threads: one at a time.
+PDFIUM = threading.Lock()
+
+
+class PageTooLarge(ValueError):
+    """A page whose image would need more than MAX_PIXELS."""
 
 
 @dataclass
@@ -66,6 +74,11 @@ def _to_image(page: pdfium.PdfPage, x: float, y: float) -> tuple[float, float]:
 
 def span_pages(document: Document, source: SourceFile, start: int, end: int) -> list[PageBoxes]:
     """Return, for each page the span touches, the boxes of its characters (one box per glyph)."""
+    with PDFIUM:
+        return _span_pages(document, source, start, end)
+
+
+def _span_pages(document: Document, source: SourceFile, start: int, end: int) -> list[PageBoxes]:
     result: list[PageBoxes] = []
     pdf = pdfium.PdfDocument(bytes(source.data))
     try:
@@ -112,17 +125,23 @@ def page_image(source: SourceFile, number: int) -> tuple[Path, float]:
     if path.exists():
         return path, 0.0
     began = time.perf_counter()
-    pdf = pdfium.PdfDocument(bytes(source.data))
-    try:
-        if not 1 <= number <= len(pdf):
-            raise IndexError(f"page {number} is not in this PDF ({len(pdf)} pages)")
-        page = pdf[number - 1]
-        bitmap = page.render(scale=SCALE, rev_byteorder=True, may_draw_forms=False)
-        png = encode_png(bitmap)
-        bitmap.close()
-        page.close()
-    finally:
-        pdf.close()
+    data = bytes(source.data)
+    with PDFIUM:
+        pdf = pdfium.PdfDocument(data)
+        try:
+            if not 1 <= number <= len(pdf):
+                raise IndexError(f"page {number} is not in this PDF ({len(pdf)} pages)")
+            page = pdf[number - 1]
+            width, height = page.get_size()
+            if width * height * SCALE * SCALE > MAX_PIXELS:
+                page.close()
+                raise PageTooLarge(f"page {number} is {width:.0f} x {height:.0f} points, too large to render")
+            bitmap = page.render(scale=SCALE, rev_byteorder=True, may_draw_forms=False)
+            png = encode_png(bitmap)
+            bitmap.close()
+            page.close()
+        finally:
+            pdf.close()
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written under a temporary name and renamed: two requests rendering one page never serve half a file.
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

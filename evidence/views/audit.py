@@ -104,6 +104,8 @@ def page_image(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         path, _seconds = pdfpages.page_image(source, number)
     except IndexError:
         raise Http404("No such page.") from None
+    except pdfpages.PageTooLarge:
+        raise Http404("This page is too large to show as an image; the text view beside it has the span.") from None
     response = FileResponse(path.open("rb"), content_type="image/png")
     response["Cache-Control"] = "private, max-age=86400"  # a page of an immutable document never changes
     return response
