@@ -123,6 +123,7 @@ def request_evidence(
         return []
     ctx.judged.update(unit_key(u) for u in units)
     ctx.trajectory.add("inspected", [u.docid for u in units])
+    ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in units))})  # the page's "reading N…" line
     result = localize_fanned_out(
         ctx.judge,
         ctx.judge_spec,

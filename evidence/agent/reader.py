@@ -105,6 +105,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
 
     question = plan.question
     ctx.trajectory.add("inspected", [p.docid for p in papers])
+    ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
     blocks, s = read_whole(question, papers)
     if not blocks:
         return Outcome("no_new_passages", Answer(NOT_FOUND, NOT_FOUND, 0.0))
