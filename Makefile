@@ -3,8 +3,9 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BENCH_GROUPS := retrieval retrieval-1m embed embed-quality index ingest judge load
 
-.PHONY: setup run test test-fast down services bench eval lint clean-data browsers
+.PHONY: setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) eval lint clean-data browsers
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@boot=$$(scripts/find-python.sh) || exit 1; \
@@ -39,7 +40,11 @@ down:
 	@if [ -x $(PY) ]; then $(PY) scripts/services.py down; fi
 
 bench: setup
-	@$(PY) bench/run_all.py
+	@$(PY) bench/run_all.py $(BENCH_GROUPS)
+
+# One group each (bench/run_all.py lists them), a few minutes apiece: make bench-retrieval, make bench-embed, ...
+$(addprefix bench-,$(BENCH_GROUPS)): bench-%: setup
+	@$(PY) bench/run_all.py $*
 
 eval: setup
 	@$(PY) scripts/eval_dev.py

@@ -1,13 +1,17 @@
-"""Measure MiniLM int8 embedding throughput on SciFact passages and sentences.
+"""Embedding throughput, the model before (fp32 compute) and after (int8 compute), measured interleaved.
 
-Usage: .venv/bin/python bench/embed_bench.py [--threads 2] [--passages 500] [--sentences 2000]
-Prints one JSON line per case (load, passages, sentences), with an extrapolated time for the full corpus.
+Usage: .venv/bin/python bench/embed_bench.py [--passages 160] [--sentences 800] [--rounds 2]
+Cases (one JSON line each): `cli` (one process with every core, as `manage.py ingest`), and `pool` (two forked
+processes sharing the cores, as the prefork worker `make run` starts: before, each takes every core as it did;
+after, each takes its share, EVIDENCE_WORKER_PROCESSES=2). Model runs alternate within each round so that load
+from other jobs on the machine falls on both alike; ratios matter more than the seconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -18,9 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere without installing the project
 
-from evidence.ingest.embedding import Embedder  # noqa: E402
+from evidence.ingest import embedding  # noqa: E402
+from evidence.ingest.embedding import DYNAMIC_INT8_ID, LEGACY_MODEL_ID, Embedder  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "data" / "scifact" / "corpus.jsonl"
+MODELS = {"before": LEGACY_MODEL_ID, "after": DYNAMIC_INT8_ID}
 
 
 def peak_rss_mb() -> float:
@@ -34,59 +40,81 @@ def load_corpus(path: Path) -> tuple[list[str], list[str]]:
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             doc = json.loads(line)
-            passages.append(" ".join([doc["title"], *doc["abstract"]]))
+            passages.append(f"{doc['title']}\n{' '.join(doc['abstract'])}")
             sentences.extend(doc["abstract"])
     return passages, sentences
 
 
-def time_case(embedder: Embedder, name: str, sample: list[str], total: int) -> dict[str, object]:
-    """Embed `sample` once after a warm-up batch and return throughput figures."""
-    embedder.embed(sample[:8])
-    start, cpu_start = time.perf_counter(), time.process_time()
-    embedder.embed(sample)
-    seconds = time.perf_counter() - start
-    cpu_seconds = time.process_time() - cpu_start
-    rate = len(sample) / seconds
-    return {
-        "case": name,
-        "n": len(sample),
-        "seconds": round(seconds, 2),
-        # CPU time and load show whether other processes shared the cores during the run.
-        "cpu_s": round(cpu_seconds, 2),
-        "load_avg_1m": round(os.getloadavg()[0], 2),
-        "per_s": round(rate, 1),
-        "corpus_total": total,
-        "corpus_est_s": round(total / rate, 1),
-        "threads": embedder.threads,
-        "batch_size": embedder.batch_size,
-        "max_batch_tokens": embedder.max_batch_tokens,
-        "peak_rss_mb": round(peak_rss_mb(), 1),
-    }
+def _pool_child(model_id: str, threads: int, texts: list[str], out, go) -> None:
+    embedder = Embedder(model_id=model_id, threads=threads)
+    embedder.embed(texts[:4])
+    out.put("ready")
+    go.wait()
+    started = time.perf_counter()
+    embedder.embed(texts)
+    out.put(time.perf_counter() - started)
+
+
+def pool_seconds(model_id: str, threads: int, texts: list[str], processes: int = 2) -> float:
+    """Return the wall time for `processes` forked processes to embed `texts` between them, started together."""
+    ctx = multiprocessing.get_context("fork")
+    queue, go = ctx.Queue(), ctx.Event()
+    share = [texts[i::processes] for i in range(processes)]
+    children = [ctx.Process(target=_pool_child, args=(model_id, threads, part, queue, go)) for part in share]
+    for child in children:
+        child.start()
+    [queue.get() for _ in children]  # every child has loaded its model
+    started = time.perf_counter()
+    go.set()
+    [queue.get() for _ in children]
+    seconds = time.perf_counter() - started
+    for child in children:
+        child.join()
+    return seconds
 
 
 def main() -> None:
-    """Run the benchmark and print one JSON line per case."""
+    """Run the cases and print one JSON line each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--passages", type=int, default=500)
-    parser.add_argument("--sentences", type=int, default=2000)
+    parser.add_argument("--passages", type=int, default=160)
+    parser.add_argument("--sentences", type=int, default=800)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
 
     passages, sentences = load_corpus(args.corpus)
     rng = random.Random(0)
-    start = time.perf_counter()
-    embedder = Embedder(threads=args.threads, batch_size=args.batch_size)
-    load_s = time.perf_counter() - start
-    print(json.dumps({"case": "load", "seconds": round(load_s, 2), "peak_rss_mb": round(peak_rss_mb(), 1)}))
-
-    cases = [
-        ("passages", rng.sample(passages, min(args.passages, len(passages))), len(passages)),
-        ("sentences", rng.sample(sentences, min(args.sentences, len(sentences))), len(sentences)),
-    ]
-    for name, sample, total in cases:
-        print(json.dumps(time_case(embedder, name, sample, total)), flush=True)
+    samples = {"passages": rng.sample(passages, args.passages), "sentences": rng.sample(sentences, args.sentences)}
+    cores = embedding.available_cores()
+    loaded = {}
+    for label, model_id in MODELS.items():
+        started = time.perf_counter()
+        loaded[label] = Embedder(model_id=model_id, threads=cores)
+        loaded[label].embed(["warm up"])
+        print(json.dumps({"case": "load", "model": model_id, "seconds": round(time.perf_counter() - started, 2)}))
+    cli = {(label, kind): 0.0 for label in MODELS for kind in samples}
+    pool = {(label, kind): 0.0 for label in MODELS for kind in samples}
+    # Before: each pool process took every core (EVIDENCE_EMBED_THREADS was never read); after: its share.
+    pool_threads = {"before": cores, "after": max(1, cores // 2)}
+    load = []
+    for _ in range(args.rounds):
+        for kind, texts in samples.items():
+            for label in MODELS:
+                started = time.perf_counter()
+                loaded[label].embed(texts)
+                cli[label, kind] += time.perf_counter() - started
+                pool[label, kind] += pool_seconds(MODELS[label], pool_threads[label], texts)
+                load.append(os.getloadavg()[0])
+    for name, table, threads in (("cli", cli, {k: cores for k in MODELS}), ("pool", pool, pool_threads)):
+        for kind, texts in samples.items():
+            rates = {label: len(texts) * args.rounds / table[label, kind] for label in MODELS}
+            print(json.dumps({
+                "case": f"{name}_{kind}", "n": len(texts), "rounds": args.rounds,
+                "before_per_s": round(rates["before"], 1), "after_per_s": round(rates["after"], 1),
+                "speedup": round(rates["after"] / rates["before"], 2),
+                "models": MODELS, "threads_per_process": threads, "processes": 1 if name == "cli" else 2,
+                "load_avg_1m_mean": round(sum(load) / len(load), 2), "peak_rss_mb": round(peak_rss_mb(), 1),
+            }), flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""`make bench`: run every benchmark script in turn; each prints one JSON line per case (collected in artifacts/)."""
+"""`make bench` and `make bench-NAME`: run benchmark groups; each script prints one JSON line per case.
+
+    .venv/bin/python bench/run_all.py [GROUP ...] [--quick]     (no group: all of them, in the order below)
+
+Each group finishes in a few minutes on 2 cores; its lines are kept in artifacts/bench/<script>.jsonl.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# (script, accepts --quick)
-SCRIPTS = [
-    ("bench/retrieval_bench.py", True),
-    ("bench/embed_bench.py", False),
-    ("bench/ingest_bench.py", True),
-    ("bench/judge_bench.py", False),
-    ("bench/load_test.py", False),
-]
+# group -> [(script, extra arguments, accepts --quick)]
+GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
+    "retrieval": [("bench/retrieval_bench.py", [], True)],
+    "retrieval-1m": [("bench/retrieval_1m.py", [], True)],
+    "embed": [("bench/embed_bench.py", [], False)],
+    "embed-quality": [("bench/embed_quality.py", [], False)],
+    "index": [("bench/index_bench.py", [], True)],
+    "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
+    "judge": [("bench/judge_bench.py", [], False)],
+    "load": [("bench/load_test.py", [], False)],
+}
 
 
 def anserini_peer() -> None:
@@ -39,16 +47,21 @@ def anserini_peer() -> None:
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    names = [arg for arg in sys.argv[1:] if not arg.startswith("--")] or list(GROUPS)
+    unknown = [name for name in names if name not in GROUPS]
+    if unknown:
+        sys.exit(f"unknown benchmark group {', '.join(unknown)}: choose from {', '.join(GROUPS)}")
     out = ROOT / "artifacts" / "bench"
     out.mkdir(parents=True, exist_ok=True)
     failed = []
-    anserini_peer()
-    for script, takes_quick in SCRIPTS:
+    if "retrieval" in names:
+        anserini_peer()
+    for script, extra, takes_quick in [entry for name in names for entry in GROUPS[name]]:
         path = ROOT / script
         if not path.exists():
             print(f"# skipped {script} (not present)", flush=True)
             continue
-        args = [sys.executable, str(path), *(["--quick"] if quick and takes_quick else [])]
+        args = [sys.executable, str(path), *extra, *(["--quick"] if quick and takes_quick else [])]
         print(f"# {script}", flush=True)
         started = time.perf_counter()
         result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)

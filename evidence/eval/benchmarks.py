@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,11 +48,23 @@ def ensure_collection(
         defaults["bm25_params"] = bm25_params
     collection, _ = Collection.objects.get_or_create(owner=owner, name=name, defaults=defaults)
     if collection.description != COMPLETE:
+        from tqdm import tqdm
+
         from ..ingest.embedding import get_embedder
 
         for source_name, parsed in build():
-            # Documents stored by an earlier, interrupted attempt are skipped as duplicates.
-            store_documents(collection, source_name, parsed, get_embedder().embed)
+            # Building SciFact takes minutes: show documents stored, passages embedded and an ETA while it runs.
+            with tqdm(total=len(parsed), unit="doc", desc=f"building {name[:40]}", file=sys.stderr) as bar:
+                passages = 0
+
+                def progress(documents: int, embedded: int, bar: Any = bar) -> None:
+                    nonlocal passages
+                    passages += embedded
+                    bar.set_postfix(passages_embedded=passages, refresh=False)
+                    bar.update(documents)
+
+                # Documents stored by an earlier, interrupted attempt are skipped as duplicates.
+                store_documents(collection, source_name, parsed, get_embedder().embed, progress)
         # Index every document the index lacks (add_documents skips the ones it has).
         index_store.add_documents(collection.pk, list(collection.documents.values_list("pk", flat=True)))
         collection.description = COMPLETE
