@@ -181,10 +181,22 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
         outcome = Outcome(Run.Status.CANCELLED, fallback_answer(run, ctx))
     except Exception as error:  # the run must end in a defined state, with its trajectory kept
         log.exception("run %s failed", run.pk)
-        run.error = f"{type(error).__name__}: {error}"
+        run.error = user_error(error)
         outcome = Outcome(Run.Status.FAILED, Answer(explanation="", exact_answer="", confidence=0.0))
     finish(run, outcome, trajectory, ctx, emit)
     return run
+
+
+INTERNAL_ERROR = (
+    "The run stopped because of an internal error (it is logged on the server): ask again, and report it if it "
+    "happens again."
+)
+
+
+def user_error(error: Exception) -> str:
+    """The sentence a user reads: our own errors say what went wrong; anything else is logged, not shown."""
+    ours = type(error).__module__.startswith("evidence.") or type(error) is ValueError
+    return str(error) if ours and str(error) else INTERNAL_ERROR
 
 
 def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:

@@ -288,7 +288,7 @@ def test_a_recorded_run_replays_without_a_server_and_a_changed_prompt_names_the_
     execute_run(changed.pk)
     changed.refresh_from_db()
     assert changed.status == Run.Status.FAILED
-    assert "ReplayMissing" in changed.error and "call #1" in changed.error
+    assert "no recorded reply for call #1" in changed.error and "ReplayMissing" not in changed.error
 
 
 def test_module_exposes_the_systems():
@@ -393,7 +393,7 @@ def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_ca
     execute_run(changed.pk)
     changed.refresh_from_db()
     assert changed.status == Run.Status.FAILED
-    assert "ReplayMissing" in changed.error and "call #2" in changed.error
+    assert "no recorded reply for call #2" in changed.error and "ReplayMissing" not in changed.error
 
 
 @pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
@@ -402,3 +402,16 @@ def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system
     assert loop.planner_for(make_run(library, system)) == "llm"
     settings.OPENAI_API_KEY = ""
     assert loop.planner_for(make_run(library, system)) == "offline"
+
+
+def test_an_unexpected_crash_is_shown_as_a_plain_sentence_and_logged(run, monkeypatch, caplog):
+    from evidence.agent import loop
+
+    def crash(ctx):
+        raise KeyError("internal detail")
+
+    monkeypatch.setitem(loop.SYSTEMS, run.system, crash)
+    loop.execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED and run.error == loop.INTERNAL_ERROR
+    assert any("internal detail" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
