@@ -6,15 +6,14 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.db import IntegrityError, close_old_connections, transaction
+from django.db import close_old_connections, transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from . import broadcast, events, queueing, quotas, schemas
+from . import broadcast, events, queueing, runs, schemas
 from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
 from .ingest.jobs import create_job, retry_file
@@ -323,61 +322,6 @@ def my_run(request: HttpRequest, run_id: int) -> Run:
     return run
 
 
-def enqueue_run(run_id: int) -> None:
-    """Queue a committed run for a worker (failing fast when the broker is down)."""
-    queueing.enqueue_run(run_id)
-
-
-class QueueDown(Exception):
-    """The broker could not be reached: the run was ended, not started."""
-
-
-def start_run(
-    user,
-    collection: Collection,
-    question: str,
-    system: str,
-    task: str,
-    searcher: str,
-    scope: list[str] | None = None,
-    idempotency_key: str | None = None,
-) -> tuple[Run, bool]:
-    """Create and queue a run within the user's quota; return (run, created).
-
-    A key already used by this owner returns that run (created False) instead of starting another; a queue that
-    cannot be reached ends the run at once and raises QueueDown.
-    """
-    if idempotency_key and (earlier := Run.objects.filter(owner=user, idempotency_key=idempotency_key).first()):
-        return earlier, False
-    try:
-        with transaction.atomic():
-            quotas.check_run_quota(user)
-            run = Run.objects.create(
-                owner=user,
-                collection=collection,
-                question=question.strip(),
-                system=system,
-                task=task,
-                config=run_config(searcher, scope),
-                budget_s=settings.EVIDENCE_RUN_BUDGET_S,
-                spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
-                idempotency_key=idempotency_key or None,
-            )
-    except IntegrityError:
-        # The same key raced in from a concurrent retry: that request's run is the one.
-        earlier = Run.objects.filter(owner=user, idempotency_key=idempotency_key).first() if idempotency_key else None
-        if earlier is None:
-            raise
-        return earlier, False
-    try:
-        enqueue_run(run.pk)
-    except Exception as error:  # the broker is down: a queued run nobody will take must not linger
-        log.exception("queueing run %s failed", run.pk)
-        queueing.fail_unqueued(run.pk, error)
-        raise QueueDown(queueing.QUEUE_DOWN) from error
-    return run, True
-
-
 def idempotency_key_of(request: HttpRequest) -> str | None:
     """Return the request's Idempotency-Key header (400 when it is too long or not printable ASCII)."""
     key = request.headers.get("Idempotency-Key", "").strip()
@@ -386,19 +330,6 @@ def idempotency_key_of(request: HttpRequest) -> str | None:
     if len(key) > 200 or not key.isascii() or not key.isprintable():
         raise HttpError(400, "The Idempotency-Key header must be 1 to 200 printable ASCII characters.")
     return key
-
-
-def cancel_run(run: Run) -> bool:
-    """Cancel a queued or running run; return False when it had already ended.
-
-    A queued run ends here (its task will find it claimed and do nothing); a running one is told through its
-    status, which the loop reads at its next step and ends 'cancelled' with what it has.
-    """
-    now = timezone.now()
-    if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(status=Run.Status.CANCELLED, finished_at=now):
-        events.emit(run.pk, "finished", {"status": Run.Status.CANCELLED, "error": "cancelled before it started"})
-        return True
-    return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
 
 
 @router.post(
@@ -414,17 +345,15 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
     """
     key = idempotency_key_of(request)
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
-    if not collection.documents.exists():
-        raise HttpError(400, "This collection has no documents yet: upload some first.")
     try:
-        scope = collection.scope_docids(body.documents)
-    except ValueError as error:
+        scope = runs.check_request(collection, body.question, body.documents)
+        run, created = runs.start_run(
+            request.user, collection, body.question, system=body.system, task=body.task,
+            config=run_config(body.searcher, scope), idempotency_key=key,
+        )  # fmt: skip
+    except runs.RunRefused as error:
         raise HttpError(400, str(error)) from error
-    try:
-        run, created = start_run(
-            request.user, collection, body.question, body.system, body.task, body.searcher, scope, key
-        )
-    except QueueDown as error:
+    except runs.QueueDown as error:
         response = JsonResponse({"detail": str(error)}, status=503)
         response["Retry-After"] = str(queueing.RETRY_AFTER_S)
         return response
@@ -462,7 +391,7 @@ def get_run(request: HttpRequest, run_id: int):
 def cancel(request: HttpRequest, run_id: int):
     """Cancel a queued or running run (409 when it has already ended)."""
     run = my_run(request, run_id)
-    if not cancel_run(run):
+    if not runs.cancel_run(run):
         raise HttpError(409, f"The run has already ended ({run.status}).")
     run.refresh_from_db()
     return run_out(run)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 
+from . import runs
 from .agent.loop import SYSTEM_NAMES
 from .models import Collection, Run, run_config
 from .retrieval.searchers import SEARCHERS
@@ -39,40 +39,23 @@ class AskForm(forms.Form):
         # Only the owner's collections are choices, so a forged id is a form error, never another's data.
         self.fields["collection"].queryset = Collection.objects.filter(owner=owner).order_by("name")
 
-    def clean_question(self) -> str:
-        question = self.cleaned_data["question"].strip()
-        if not question:
-            raise forms.ValidationError("Type a question.")
-        return question
-
-    def clean_collection(self) -> Collection:
-        collection = self.cleaned_data["collection"]
-        if not collection.documents.exists():
-            raise forms.ValidationError("This collection has no documents yet: upload some first.")
-        return collection
-
     def clean(self) -> dict:
+        # The runs service's checks, so the page refuses what the API refuses, in the same words.
         data = super().clean()
-        collection = data.get("collection")
-        if collection is not None:
+        collection, question = data.get("collection"), data.get("question")
+        if collection is not None and question is not None:
             try:
-                data["scope"] = collection.scope_docids(data.get("documents", "").split(","))
-            except ValueError as error:
-                self.add_error("documents", str(error))
+                data["scope"] = runs.check_request(collection, question, data.get("documents", "").split(","))
+            except runs.RunRefused as error:
+                self.add_error(error.field, str(error))
         return data
 
-    def create_run(self, owner) -> Run:
+    def start_run(self, owner) -> Run:
+        """Start the run the form describes (the runs service: quota, queue); raises what start_run raises."""
         data = self.cleaned_data
-        return Run.objects.create(
-            owner=owner,
-            collection=data["collection"],
-            question=data["question"],
-            system=data["system"],
-            task=data["task"],
-            config=run_config(data["searcher"], data.get("scope")),
-            budget_s=settings.EVIDENCE_RUN_BUDGET_S,
-            spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD,
-        )
+        run, _ = runs.start_run(owner, data["collection"], data["question"], system=data["system"],
+                                task=data["task"], config=run_config(data["searcher"], data.get("scope")))
+        return run
 
 
 class CollectionForm(forms.ModelForm):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("runs/", runs.runs_list, name="runs"),
     path("runs/<int:pk>/", runs.run_page, name="run"),
     path("runs/<int:pk>/stream", stream.stream, name="run_stream"),
+    path("runs/<int:pk>/cancel", runs.cancel, name="run_cancel"),
     path("runs/<int:pk>/events", runs.events_poll, name="run_events"),
     path("runs/<int:pk>/audit", audit.audit, name="audit"),
     path("compare", compare.compare, name="compare"),

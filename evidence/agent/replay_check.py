@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import runs
 from ..models import Run
 from ..retrieval.searchers import get_searcher
-from .loop import execute_run
 
 SCORE_TOLERANCE = 1e-4
 
@@ -18,18 +18,11 @@ def replay_run(original: Run) -> tuple[Run, list[str]]:
         config.update({"planner": "replay", "replay_of": original.pk})
     else:
         config["planner"] = "offline"
-    replay = Run.objects.create(
-        owner=original.owner,
-        collection=original.collection,
-        question=original.question,
-        task=original.task,
-        system=original.system,
-        config=config,
-        budget_s=original.budget_s,
-        spend_cap_usd=original.spend_cap_usd,
-    )
-    execute_run(replay.pk)
-    replay.refresh_from_db()
+    replay, _ = runs.create_run(
+        original.owner, original.collection, original.question, system=original.system, task=original.task,
+        config=config, budget_s=original.budget_s, spend_cap_usd=original.spend_cap_usd, quota=False,
+    )  # fmt: skip
+    replay = runs.run_here(replay)
     return replay, differences(original, replay)
 
 

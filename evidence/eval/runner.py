@@ -13,7 +13,7 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 
-from ..agent.loop import execute_run
+from .. import runs
 from ..models import Evaluation, EvaluationItem, Run
 from .answer_judge import agreement
 from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
@@ -50,19 +50,15 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
         config.update(bench.run_config(question))
     if question.scope:
         config["scope_docids"] = list(question.scope)
-    run = Run.objects.create(
-        owner=evaluation.owner,
-        collection=evaluation.collection,
-        question=question.question,
-        task=question.task if evaluation.system == "dual" else Run.Task.QA,
-        system=evaluation.system,
-        config=config,
+    run, _ = runs.create_run(
+        evaluation.owner, evaluation.collection, question.question, system=evaluation.system,
+        task=question.task if evaluation.system == "dual" else Run.Task.QA, config=config,
         budget_s=float(evaluation.config.get("budget_s", settings.EVIDENCE_RUN_BUDGET_S)),
-    )
+        quota=False,  # an evaluation is bounded by its own spending cap, not by the owner's run quota
+    )  # fmt: skip
     started = time.perf_counter()
-    execute_run(run.pk, emit=_silent_emit if evaluation.config.get("quiet_events") else _emit)
+    run = runs.run_here(run, emit=_silent_emit if evaluation.config.get("quiet_events") else _emit)
     latency = time.perf_counter() - started
-    run.refresh_from_db()
     metrics = bench.score(question, run)
     relevant = metrics.pop("relevant", [])
     if evaluation.config.get("answer_judge") and bench.name != "scifact":

@@ -6,9 +6,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from .. import runs
 from ..forms import AskForm
 from ..models import Collection, Document
-from ..queueing import QUEUE_DOWN, RETRY_AFTER_S, enqueue_run, fail_unqueued
+from ..queueing import RETRY_AFTER_S
+from ..quotas import QuotaExceeded
 
 PICKER_RESULTS = 20
 
@@ -34,12 +36,14 @@ def ask(request: HttpRequest) -> HttpResponse:
     initial = {"collection": request.GET.get("collection"), "documents": request.GET.get("documents", "")}
     form = AskForm(request.POST or None, owner=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
-        run = form.create_run(request.user)  # committed here, so the worker sees the row it is sent
         try:
-            enqueue_run(run.pk)
-        except Exception as error:  # the broker is down: say so now, and leave no queued run behind
-            fail_unqueued(run.pk, error)
-            form.add_error(None, QUEUE_DOWN)
+            run = form.start_run(request.user)  # the runs service, as the API: quota, then the queue
+        except QuotaExceeded as error:
+            form.add_error(None, str(error))
+            return render(request, "evidence/ask.html", {"form": form, "chosen": chosen_documents(form, request.user)},
+                          status=429)
+        except runs.QueueDown as error:  # the broker is down: say so now; the run was ended, not left queued
+            form.add_error(None, str(error))
             response = render(
                 request, "evidence/ask.html", {"form": form, "chosen": chosen_documents(form, request.user)}, status=503
             )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import events
+from .. import runs as run_service
 from ..agent.loop import SYSTEM_NAMES
 from ..models import Collection, Run
 from . import timeline
@@ -84,3 +86,14 @@ def runs_list(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "evidence/runs.html#table", context)
     return render(request, "evidence/runs.html", context)
+
+
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel one of your queued or running runs (the runs service, as the API's cancel)."""
+    run = get_object_or_404(Run, pk=pk, owner=request.user)
+    if run_service.cancel_run(run):
+        messages.success(request, "The run is cancelled: it stops at its next step and keeps what it found.")
+    else:
+        messages.info(request, f"The run had already ended ({run.get_status_display().lower()}).")
+    return redirect("run", pk=pk)

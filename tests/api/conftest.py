@@ -18,7 +18,7 @@ def api_urls(settings, tmp_path):
 def queued(monkeypatch) -> dict[str, list[int]]:
     """Record what the API would queue instead of sending it (no worker takes these tests' tasks)."""
     sent: dict[str, list[int]] = {"runs": [], "ingest": []}
-    monkeypatch.setattr("evidence.api.enqueue_run", sent["runs"].append)
+    monkeypatch.setattr("evidence.queueing.enqueue_run", sent["runs"].append)
     monkeypatch.setattr("evidence.api.enqueue_ingest", sent["ingest"].append)
     return sent
 

@@ -55,10 +55,13 @@ def silent_broker() -> Iterator[int]:
     server.close()
 
 
+REAL_ENQUEUE = queueing.enqueue_run  # taken at import, before the conftest's fixture replaces it
+
+
 @pytest.fixture
 def real_queue(monkeypatch):
     """Publish for real (the API tests' conftest records runs instead)."""
-    monkeypatch.setattr("evidence.api.enqueue_run", queueing.enqueue_run)
+    monkeypatch.setattr("evidence.queueing.enqueue_run", REAL_ENQUEUE)
 
 
 def point_broker_at(monkeypatch, port: int) -> None:
@@ -93,7 +96,7 @@ def test_a_broker_that_is_down_is_a_503_with_retry_after_within_2_s(
 def test_a_retry_after_the_503_starts_the_run(api, collection, document, real_queue, monkeypatch, queued):
     point_broker_at(monkeypatch, closed_port())
     assert post_run(api, collection, key="k1").status_code == 503
-    monkeypatch.setattr("evidence.api.enqueue_run", queued["runs"].append)  # the broker is back
+    monkeypatch.setattr("evidence.queueing.enqueue_run", queued["runs"].append)  # the broker is back
 
     response = post_run(api, collection, key="k1")
 

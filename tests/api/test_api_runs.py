@@ -76,7 +76,7 @@ def test_a_queue_that_cannot_be_reached_fails_the_run_with_503(api, collection, 
     def broken(run_id):
         raise ConnectionError("redis down")
 
-    monkeypatch.setattr("evidence.api.enqueue_run", broken)
+    monkeypatch.setattr("evidence.queueing.enqueue_run", broken)
     response = post_run(api, collection)
     assert response.status_code == 503
     run = Run.objects.get()

@@ -97,7 +97,7 @@ def test_a_worker_killed_mid_run_leaves_the_run_failed_with_its_trajectory_and_e
 
 
 def test_a_run_cancelled_while_running_ends_cancelled(library, tmp_path):
-    from evidence.api import cancel_run
+    from evidence.runs import cancel_run
 
     queue = f"evidence-fault-{uuid.uuid4().hex[:8]}"
     with FakeOpenAI() as fake:

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from evidence import tasks
 from evidence.agent.loop import reap_stale_runs
-from evidence.api import cancel_run
+from evidence.runs import cancel_run
 from evidence.ingest import jobs
 from evidence.models import Document, Passage, Run, RunEvent
 from tests.ingesting import ingest_now

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("evidence.views.ask.enqueue_run", calls.append)
+    monkeypatch.setattr("evidence.queueing.enqueue_run", calls.append)
     return calls
 
 

@@ -7,8 +7,9 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...agent.loop import SYSTEM_NAMES, execute_run
-from ...models import Collection, Run, run_config
+from ... import runs
+from ...agent.loop import SYSTEM_NAMES
+from ...models import Collection, run_config
 
 
 class Command(BaseCommand):
@@ -36,20 +37,14 @@ class Command(BaseCommand):
             raise CommandError(f"No collection named {options['collection']!r}: ingest documents into it first.")
         owner = collection.owner if not options["owner"] else get_user_model().objects.get(username=options["owner"])
         try:
-            scope = collection.scope_docids(options["documents"].split(","))
-        except ValueError as error:
+            scope = runs.check_request(collection, options["question"], options["documents"].split(","))
+        except runs.RunRefused as error:
             raise CommandError(str(error)) from error
-        run = Run.objects.create(
-            owner=owner,
-            collection=collection,
-            question=options["question"],
-            system=options["system"],
-            task=options["task"],
-            config=run_config(options["searcher"], scope),
-            **({"budget_s": options["budget"]} if options["budget"] else {}),
-        )
-        execute_run(run.pk)
-        run.refresh_from_db()
+        run, _ = runs.create_run(
+            owner, collection, options["question"], system=options["system"], task=options["task"],
+            config=run_config(options["searcher"], scope), budget_s=options["budget"] or None, quota=False,
+        )  # fmt: skip
+        run = runs.run_here(run)
         citations = [
             {
                 "marker": c.marker,

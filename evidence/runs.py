@@ -1,0 +1,124 @@
+"""The runs service: the one way into a run and the one way to stop one.
+
+The Ask page, the API, `manage.py ask`, evaluations and replays all create runs here, so they refuse the same
+bad run for the same reason: an empty question, an empty collection, documents that are not in the collection,
+the owner's quota (for runs people start), a job queue that cannot be reached. Callers turn the exceptions into
+their own answers (a form error, an HTTP status, a command error).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import events, queueing, quotas
+from .models import Collection, Run
+
+log = logging.getLogger(__name__)
+
+
+class RunRefused(ValueError):
+    """A run that cannot be started as asked; str() says why and what to do, `field` what it is about."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class QueueDown(Exception):
+    """The broker could not be reached: the run was ended, not started."""
+
+
+def check_request(collection: Collection, question: str, documents: list[str] | None = None) -> list[str]:
+    """Validate what a run asks for; return the documents it is limited to (RunRefused says what is wrong)."""
+    if not question.strip():
+        raise RunRefused("Type a question.", "question")
+    if not collection.documents.exists():
+        raise RunRefused("This collection has no documents yet: upload some first.", "collection")
+    try:
+        return collection.scope_docids(documents or [])
+    except ValueError as error:
+        raise RunRefused(str(error), "documents") from error
+
+
+def create_run(
+    owner,
+    collection: Collection,
+    question: str,
+    *,
+    system: str,
+    task: str = Run.Task.QA,
+    config: dict[str, Any] | None = None,
+    budget_s: float | None = None,
+    spend_cap_usd: float | None = None,
+    quota: bool = True,
+    idempotency_key: str | None = None,
+) -> tuple[Run, bool]:
+    """Create a queued run row (committed); return (run, created).
+
+    `quota` applies the owner's limits (people starting runs; evaluations and replays run on their own budget).
+    A key the owner already used returns that run (created False) instead of another.
+    """
+    if idempotency_key and (earlier := Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()):
+        return earlier, False
+    try:
+        with transaction.atomic():
+            if quota:
+                quotas.check_run_quota(owner)
+            run = Run.objects.create(
+                owner=owner,
+                collection=collection,
+                question=question.strip(),
+                system=system,
+                task=task,
+                config=config or {},
+                budget_s=settings.EVIDENCE_RUN_BUDGET_S if budget_s is None else budget_s,
+                spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD if spend_cap_usd is None else spend_cap_usd,
+                idempotency_key=idempotency_key or None,
+            )
+    except IntegrityError:
+        # The same key raced in from a concurrent retry: that request's run is the one.
+        earlier = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first() if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier, False
+    return run, True
+
+
+def start_run(owner, collection: Collection, question: str, **options: Any) -> tuple[Run, bool]:
+    """Create a run within the owner's quota and queue it for a worker; raise QueueDown if the queue is away."""
+    run, created = create_run(owner, collection, question, **options)
+    if not created:
+        return run, False
+    try:
+        queueing.enqueue_run(run.pk)
+    except Exception as error:  # the broker is down: a queued run nobody will take must not linger
+        queueing.fail_unqueued(run.pk, error)
+        raise QueueDown(queueing.QUEUE_DOWN) from error
+    return run, True
+
+
+def run_here(run: Run, **options: Any) -> Run:
+    """Execute a created run in this process (the CLI, evaluations, replays) and return it refreshed."""
+    from .agent.loop import execute_run
+
+    execute_run(run.pk, **options)
+    run.refresh_from_db()
+    return run
+
+
+def cancel_run(run: Run) -> bool:
+    """Cancel a queued or running run; return False when it had already ended.
+
+    A queued run ends here (its task will find it claimed and do nothing); a running one is told through its
+    status, which the loop reads at its next step and ends 'cancelled' with what it has.
+    """
+    now = timezone.now()
+    if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(status=Run.Status.CANCELLED, finished_at=now):
+        events.emit(run.pk, "finished", {"status": Run.Status.CANCELLED, "error": "cancelled before it started"})
+        return True
+    return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
