@@ -13,6 +13,7 @@ from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
+from .agent import executor
 from .ingest import jobs
 
 
@@ -141,3 +142,8 @@ def mine_leads(
 
     block_kind = str(judge_spec.get("block_kind", "sentence"))
     return mine_locally(_judge_for(judge_spec), block_kind, collection_id, question, refs, clues)
+
+
+# System 1's batches run as these tasks when the agent runs inside a worker (it never imports this module).
+executor.register("judge_batch", judge_batch)
+executor.register("mine_leads", mine_leads)

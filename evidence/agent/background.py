@@ -20,6 +20,7 @@ from django.conf import settings
 from ..judge.localize import Localization
 from ..judge.mining import Lead, mine_qa
 from ..judge.types import Judge, Unit
+from .executor import remote
 from .fanout import GRACE_S, from_json, to_json
 from .units import UnitRef, load_units_by_ref, unit_ref
 
@@ -72,10 +73,9 @@ def start_mining(
     def inline() -> list[Lead]:
         return mine_qa(judge, question, units, clues=clues)
 
-    if not (getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and units):
+    mine_leads = remote("mine_leads")
+    if not (getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and mine_leads and units):
         return MiningBatch(inline, leads=inline())
-    from ..tasks import mine_leads
-
     refs = [unit_ref(unit) for unit in units]
     result = mine_leads.apply_async(
         (judge_spec, collection_id, question, refs, clues), queue=settings.EVIDENCE_JUDGE_QUEUE

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from ..judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
 from ..judge.types import Judge, Unit
+from .executor import remote
 from .units import UnitRef, load_units_by_ref, unit_ref
 
 GRACE_S = 1.5  # how long a queued batch may wait for another worker before it is judged in place
@@ -38,11 +39,10 @@ def localize_fanned_out(
     """Localize like judge.localize.localize, in parallel Celery tasks when running inside a worker."""
     work = batches(sub_questions, units)
     options = dict(options or {})
-    use_celery = getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and len(work) > 1
-    if not use_celery:
+    judge_batch = remote("judge_batch")
+    use_workers = getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and judge_batch and len(work) > 1
+    if not use_workers:
         return merge([localize_batch(judge, goal, batch, **options) for goal, batch in work])
-    from ..tasks import judge_batch
-
     pending = [
         judge_batch.apply_async(
             (judge_spec, collection_id, goal, [unit_ref(unit) for unit in batch], options),
@@ -52,15 +52,15 @@ def localize_fanned_out(
     ]
     results: list[Localization] = []
     deadline = time.monotonic() + timeout_s
-    remote = 0
+    by_workers = 0
     for (goal, batch), result in zip(work, pending, strict=True):
         part, by_worker = collect(
             result, lambda goal=goal, batch=batch: localize_batch(judge, goal, batch, **options), deadline
         )
         results.append(part)
-        remote += by_worker
+        by_workers += by_worker
     merged = merge(results)
-    merged.judgments.append({"kind": "fanout", "batches": len(work), "by_workers": remote})
+    merged.judgments.append({"kind": "fanout", "batches": len(work), "by_workers": by_workers})
     return merged
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from .. import events
 from ..models import Document, Passage, Run
 from ..retrieval import cache, index_store
+from ..retrieval.excerpts import document_lines, excerpt_around
 from ..retrieval.searchers import get_searcher
 from ..retrieval.types import Hit
 from .trajectory import Trajectory
@@ -40,16 +41,6 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
     "read_search_results": {"required": ["reason", "search_id"], "optional": {"offset": 6, "limit": 10}},
     "read_document": {"required": ["reason", "docid"], "optional": {"offset": 1, "limit": 200}},
 }
-
-
-def document_lines(text: str) -> list[tuple[int, int]]:
-    """Return (start, end) of each line of the text (lines split at '\\n'), for line-paged reading."""
-    spans, start = [], 0
-    for match in re.finditer("\n", text):
-        spans.append((start, match.start()))
-        start = match.end()
-    spans.append((start, len(text)))
-    return spans
 
 
 class ResearchTools:
@@ -264,16 +255,3 @@ class ResearchTools:
         passage = passages.filter(ordinal=ordinal).first() if ordinal is not None else None
         passage = passage or passages.order_by("ordinal").first()
         return (passage.start, passage.end) if passage else (0, min(len(document.text), 2000))
-
-
-def excerpt_around(text: str, words: list[str], width: int) -> str:
-    """Return about `width` characters of text around the first matched word, on word boundaries."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    position = min((m.start() for w in words if (m := re.search(re.escape(w), flat, re.I))), default=0)
-    start = max(0, position - width // 3)
-    start = flat.rfind(" ", 0, start) + 1 if start else 0
-    end = flat.rfind(" ", start, start + width)
-    end = end if end > start else start + width
-    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")

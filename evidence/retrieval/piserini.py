@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db.models.functions import Length, Substr
 
-from ..agent.tools import document_lines, excerpt_around
 from ..models import Document
+from .excerpts import document_lines, excerpt_around
 from .searchers import get_searcher
 
 MAX_PAGE = 1000  # Pi-Serini's search tool asks for exactly this many
