@@ -29,6 +29,7 @@ from rank_bm25 import BM25Okapi  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evidence.eval.metrics import ndcg_at_k  # noqa: E402
 from evidence.retrieval.analyzer import get_analyzer  # noqa: E402
 from evidence.retrieval.bm25 import BM25Index, BM25Params  # noqa: E402
 from evidence.retrieval.hybrid import DOC_PARAMS, PASSAGE_PARAMS, HybridBM25  # noqa: E402
@@ -68,10 +69,8 @@ def index_mb(index: BM25Index) -> float:
 
 
 def ndcg10(ranked: Sequence[str], relevant: set[str]) -> float:
-    """Return binary-gain nDCG@10."""
-    dcg = sum(1 / math.log2(r + 2) for r, d in enumerate(ranked[:10]) if d in relevant)
-    ideal = sum(1 / math.log2(r + 2) for r in range(min(len(relevant), 10)))
-    return dcg / ideal if ideal else 0.0
+    """Return binary-gain nDCG@10 (the evaluator's nDCG)."""
+    return ndcg_at_k(ranked, dict.fromkeys(relevant, 1.0), 10)
 
 
 def check_same_scores(index: BM25Index, reference: BM25Okapi, queries: Sequence[Sequence[str]]) -> None:

@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from evidence.retrieval.analyzer import get_analyzer
+from evidence.retrieval.fusion import minmax_array as minmax
 
 from .types import Unit
 
@@ -153,14 +154,6 @@ def zscore(x: np.ndarray) -> np.ndarray:
     """Standardise within the candidate set; a constant set maps to zeros."""
     sd = float(x.std()) if len(x) else 0.0
     return (x - x.mean()) / sd if sd > 1e-9 else np.zeros_like(x)
-
-
-def minmax(x: np.ndarray) -> np.ndarray:
-    """Scale to [0, 1]; a constant set maps to zeros (as in SPEC 3)."""
-    if not len(x):
-        return x
-    lo, hi = float(x.min()), float(x.max())
-    return (x - lo) / (hi - lo) if hi > lo else np.zeros_like(x)
 
 
 def bm25(goal_terms: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 0.9, b: float = 0.4) -> np.ndarray:

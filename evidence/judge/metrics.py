@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ..eval.metrics import ndcg_at_k
+
 
 def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
-    """Return binary-gain nDCG@k of a ranked id list (0 when nothing is relevant)."""
-    if not relevant:
-        return 0.0
-    dcg = sum(1.0 / math.log2(i + 2) for i, d in enumerate(ranked[:k]) if d in relevant)
-    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(k, len(relevant))))
-    return dcg / ideal
+    """Return binary-gain nDCG@k of a ranked id list (0 when nothing is relevant): the evaluator's nDCG."""
+    return ndcg_at_k(ranked, dict.fromkeys(relevant, 1.0), k)
 
 
 def recall_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:

@@ -2,16 +2,23 @@
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+
+def minmax_array(x: np.ndarray) -> np.ndarray:
+    """Scale to [0, 1]; a constant (or single) set maps to zeros, as SPEC 3 says (the project's one min-max)."""
+    if not len(x):
+        return x
+    lo, hi = float(x.min()), float(x.max())
+    return (x - lo) / (hi - lo) if hi > lo else np.zeros_like(x)
+
 
 def minmax(scores: Mapping[str, float]) -> dict[str, float]:
-    """Scale scores to [0, 1]; a constant (or single) list maps to all 0.0."""
+    """Scale a docid -> score map to [0, 1] with minmax_array."""
     if not scores:
         return {}
-    lo, hi = min(scores.values()), max(scores.values())
-    if hi <= lo:
-        return dict.fromkeys(scores, 0.0)
-    span = hi - lo
-    return {d: (s - lo) / span for d, s in scores.items()}
+    scaled = minmax_array(np.fromiter(scores.values(), dtype=np.float64, count=len(scores)))
+    return dict(zip(scores, scaled.tolist(), strict=True))
 
 
 def hybrid_scores(
