@@ -18,7 +18,7 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "retrieval": [("bench/retrieval_bench.py", [], True)],
     "retrieval-1m": [("bench/retrieval_1m.py", [], True)],
     "embed": [("bench/embed_bench.py", [], False)],
-    "embed-quality": [("bench/embed_quality.py", [], False)],
+    "embed-quality": [("bench/embed_quality.py", ["--claims", "150", "--distractors", "600"], False)],
     "index": [("bench/index_bench.py", [], True)],
     "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
     "judge": [("bench/judge_bench.py", [], False)],

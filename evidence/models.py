@@ -69,6 +69,8 @@ class Document(models.Model):
     text = models.TextField()
     pages = models.JSONField(default=list, blank=True)  # [[page_number, start, end], ...]
     metadata = models.JSONField(default=dict, blank=True)
+    # The index version whose segment holds this document (None: not in the BM25 index yet).
+    index_version = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -108,6 +110,24 @@ class SourceFile(models.Model):
     sha256 = models.CharField(max_length=64)  # of the bytes: names the cached page images
     # {"page number": [[canonical offset, pdfium char index, length], ...]}: see ingest/parsers/pdf_offsets.py
     char_map = models.JSONField(default=dict)
+
+
+class IndexSegment(models.Model):
+    """One appended piece of a collection's BM25 index (both levels), the canonical copy every worker reads.
+
+    Ingest appends a segment per file under the collection's row lock, so versions form one sequence per
+    collection however many workers ingest; small segments are merged into bigger ones (evidence/retrieval/
+    index_store.py). A segment covers versions first_version..version; the index version is the largest.
+    """
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="index_segments")
+    first_version = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    documents = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["collection", "version"], name="index_segment_unique_version")]
 
 
 class Passage(models.Model):
@@ -221,6 +241,16 @@ class IngestFile(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class IngestFileData(models.Model):
+    """The uploaded bytes of one ingest file, in Postgres so that a worker on any machine can read them.
+
+    A table of its own keeps IngestFile rows light for the pages that list thousands of them.
+    """
+
+    file = models.OneToOneField(IngestFile, on_delete=models.CASCADE, related_name="stored", primary_key=True)
+    data = models.BinaryField()
 
 
 class Run(models.Model):

@@ -224,7 +224,8 @@ def build_dynamic_int8(target: Path) -> str:
 
 def dynamic_int8_path() -> Path:
     """Return the cached dynamic int8 model, building it on first use; its recorded SHA-256 is checked every load."""
-    folder = data_dir() / "models"
+    # EVIDENCE_MODEL_DIR: a folder of built models to share (tests start workers with data folders of their own).
+    folder = Path(os.environ.get("EVIDENCE_MODEL_DIR") or data_dir() / "models")
     target = folder / f"{DYNAMIC_INT8_ID}.onnx"
     record = folder / f"{DYNAMIC_INT8_ID}.json"
     folder.mkdir(parents=True, exist_ok=True)
@@ -283,6 +284,9 @@ class Embedder:
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # Idle ONNX threads sleep instead of spinning: the cores are shared with other workers and the web process,
+        # and with 2 threads on 2 busy cores spinning cost 31% of sentence throughput (bench/embed_bench.py).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
         self.input_names = {i.name for i in self.session.get_inputs()}
         missing = {"input_ids", "attention_mask"} - self.input_names

@@ -14,7 +14,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, Sum
 from django.utils import timezone
 
-from ..models import Collection, Document, IngestFile, IngestJob
+from ..models import Collection, Document, IngestFile, IngestFileData, IngestJob
 from .parsers import expand_upload
 from .parsers.archive import is_zip
 from .store import store_documents
@@ -45,7 +45,10 @@ def create_job(collection: Collection, uploads: Iterable[tuple[str, BinaryIO | b
             record.save()
             continue
         record.size = size
-        record.stored_path = str(target)
+        # The bytes go to Postgres, not this machine's disk: the worker that takes the file may run elsewhere.
+        IngestFileData.objects.create(file=record, data=target.read_bytes())
+        target.unlink(missing_ok=True)
+        record.stored_path = IN_POSTGRES
         record.save()
     refresh_job(job.pk)
     job.refresh_from_db()
@@ -153,7 +156,7 @@ def heartbeat(file_id: int) -> Iterator[None]:
 
 def _process_claimed(record: IngestFile, embed: bool) -> None:
     try:
-        data = Path(record.stored_path).read_bytes()
+        data = _stored_bytes(record)
         if is_zip(record.name, data):
             _unpack(record, data)
         else:
@@ -183,13 +186,30 @@ def _unpack(record: IngestFile, data: bytes) -> None:
     with transaction.atomic():
         for name, content in members:
             member = IngestFile.objects.create(job_id=record.job_id, archive=record, name=name[:500], size=len(content))
-            target = _upload_path(member)
-            target.write_bytes(content)
-            member.stored_path = str(target)
+            IngestFileData.objects.create(file=member, data=content)
+            member.stored_path = IN_POSTGRES
             member.save(update_fields=["stored_path"])
         record.status = IngestFile.Status.UNPACKED  # committed with the members: a retried task never unpacks twice
         record.save(update_fields=["status", "updated_at"])
-    Path(record.stored_path).unlink(missing_ok=True)  # each member keeps its own bytes; the zip is not needed
+        IngestFileData.objects.filter(file=record).delete()  # each member keeps its own bytes; the zip is not needed
+    if record.stored_path and record.stored_path != IN_POSTGRES:
+        Path(record.stored_path).unlink(missing_ok=True)
+
+
+# stored_path of a file whose bytes are in IngestFileData (older rows name a file on the web machine's disk).
+IN_POSTGRES = "postgres"
+
+
+def _stored_bytes(record: IngestFile) -> bytes:
+    """Return a file's uploaded bytes from Postgres (or from the disk of a file saved before they moved there)."""
+    if record.stored_path == IN_POSTGRES:
+        stored = IngestFileData.objects.filter(file=record).values_list("data", flat=True).first()
+        if stored is None:
+            raise FileNotFoundError(record.name)
+        return bytes(stored)
+    if not record.stored_path:
+        raise FileNotFoundError(record.name)
+    return Path(record.stored_path).read_bytes()
 
 
 def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
@@ -222,7 +242,11 @@ def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
 
 def retry_file(record: IngestFile) -> bool:
     """Queue a failed file again (its stored bytes are kept); False when it cannot be retried."""
-    if record.status != IngestFile.Status.FAILED or not record.stored_path or not Path(record.stored_path).exists():
+    if record.stored_path == IN_POSTGRES:
+        stored = IngestFileData.objects.filter(file=record).exists()
+    else:
+        stored = bool(record.stored_path) and Path(record.stored_path).exists()
+    if record.status != IngestFile.Status.FAILED or not stored:
         return False
     with transaction.atomic():
         updated = IngestFile.objects.filter(pk=record.pk, status=IngestFile.Status.FAILED).update(

@@ -132,6 +132,39 @@ class BM25Index:
         self.ids = self.ids + list(ids)
         self._norm = self._okapi_idf = None
 
+    def extend(self, other: "BM25Index") -> None:
+        """Append another index's units after these (a segment); the result equals a rebuild over all units."""
+        vocab = dict(self.vocab)
+        other_terms = sorted(other.vocab, key=other.vocab.__getitem__)
+        remap = np.fromiter((vocab.setdefault(t, len(vocab)) for t in other_terms), dtype=np.int64,
+                            count=len(other_terms))  # fmt: skip
+        rows = np.repeat(remap, np.diff(other._indptr))
+        # Postings of one term stay in unit order (stable sort); terms move to this index's numbering.
+        order = np.argsort(rows, kind="stable")
+        b_indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(vocab)), out=b_indptr[1:])
+        b_units = (np.asarray(other._units)[order] + np.int32(len(self))).astype(np.int32)
+        b_tfs = np.asarray(other._tfs)[order]
+        self._indptr, self._units, self._tfs = _merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
+        self.vocab = vocab
+        self._lengths = np.concatenate([self._lengths, other._lengths])
+        self.ids = self.ids + list(other.ids)
+        self._norm = self._okapi_idf = None
+
+    def to_arrays(self) -> tuple[dict[str, np.ndarray], dict[str, object]]:
+        """Return the index as arrays and a JSON-able header (the segment format of index_store)."""
+        terms = sorted(self.vocab, key=self.vocab.__getitem__)
+        arrays = {"indptr": self._indptr, "units": self._units, "tfs": self._tfs, "lengths": self._lengths}
+        return arrays, {"params": asdict(self.params), "ids": self.ids, "vocab": terms}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], header: dict) -> "BM25Index":
+        """Rebuild an index from to_arrays' output."""
+        vocab = {term: i for i, term in enumerate(header["vocab"])}
+        return cls(vocab, np.asarray(arrays["indptr"], dtype=np.int64), np.asarray(arrays["units"], dtype=np.int32),
+                   np.asarray(arrays["tfs"], dtype=np.float32), np.asarray(arrays["lengths"], dtype=np.int32),
+                   header["ids"], BM25Params(**header["params"]))  # fmt: skip
+
     def __len__(self) -> int:
         return len(self.ids)
 

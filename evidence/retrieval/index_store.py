@@ -1,24 +1,35 @@
-"""Per-collection BM25 indexes on disk: updated incrementally on ingest, loaded once per process."""
+"""Per-collection BM25 indexes kept in Postgres as appended segments, cached in each process by version.
+
+Any worker on any machine reads the same index with only Postgres shared. Ingest appends one segment per call
+(the new documents' postings, both levels) under the collection's row lock, so versions form one sequence per
+collection; it never rewrites what is stored, so a file's cost does not grow with the collection. Runs of
+MERGE_FACTOR segments of one size class are merged into one (Lucene's tiered merging in small), which keeps a
+cold load to a few blobs and costs each document O(log n) merges over its life. A process keeps the index in
+memory and, when the version moves, fetches only the segments it lacks.
+"""
 
 from __future__ import annotations
 
-import fcntl
+import copy
+import io
 import json
-import shutil
+import math
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
 
-from ..models import Collection, Document, Passage
+from ..models import Collection, Document, IndexSegment, Passage
 from .analyzer import get_analyzer
 from .bm25 import BM25Index, BM25Params
 from .hybrid import HybridBM25
 
-META = "meta.json"
+MERGE_FACTOR = 8
 
 
 @dataclass
@@ -38,8 +49,18 @@ class CollectionIndex:
     def hybrid(self) -> HybridBM25:
         return HybridBM25(self.documents, self.passages, self.passage_docids, self.passage_ordinals)
 
+    def extended(self, segment: CollectionIndex) -> CollectionIndex:
+        """Return a new index with the segment's units after these (searches holding this one are not disturbed)."""
+        documents, passages = copy.copy(self.documents), copy.copy(self.passages)
+        documents.extend(segment.documents)
+        passages.extend(segment.passages)
+        return CollectionIndex(segment.version, self.analyzer_name, documents, passages,
+                               self.passage_docids + segment.passage_docids,
+                               self.passage_ordinals + segment.passage_ordinals)  # fmt: skip
+
 
 def index_dir(collection_id: int) -> Path:
+    """Return the collection's folder of the former on-disk index (no longer written)."""
     return Path(settings.EVIDENCE_INDEX_DIR) / str(collection_id)
 
 
@@ -54,17 +75,45 @@ def collection_params(collection: Collection) -> tuple[BM25Params, BM25Params]:
     )
 
 
-@contextmanager
-def _locked(collection_id: int) -> Iterator[Path]:
-    folder = index_dir(collection_id)
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / ".lock").open("w") as handle:
-        # Two workers ingesting into one collection must not interleave their read-modify-write.
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield folder
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+# -- segments --------------------------------------------------------------------------------------------------
+
+
+def encode(index: CollectionIndex) -> bytes:
+    """Serialize an index (a segment) to bytes: its arrays and a JSON header in one uncompressed npz."""
+    d_arrays, d_header = index.documents.to_arrays()
+    p_arrays, p_header = index.passages.to_arrays()
+    header = {"analyzer": index.analyzer_name, "documents": d_header, "passages": p_header,
+              "passage_docids": index.passage_docids, "passage_ordinals": index.passage_ordinals}  # fmt: skip
+    buffer = io.BytesIO()
+    np.savez(buffer, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
+             **{f"d_{k}": v for k, v in d_arrays.items()}, **{f"p_{k}": v for k, v in p_arrays.items()})  # fmt: skip
+    return buffer.getvalue()
+
+
+def decode(data: bytes | memoryview, version: int) -> CollectionIndex:
+    """Read a segment written by encode."""
+    with np.load(io.BytesIO(bytes(data))) as npz:
+        header = json.loads(npz["header"].tobytes())
+        d = {k[2:]: npz[k] for k in npz.files if k.startswith("d_")}
+        p = {k[2:]: npz[k] for k in npz.files if k.startswith("p_")}
+    return CollectionIndex(version, header["analyzer"], BM25Index.from_arrays(d, header["documents"]),
+                           BM25Index.from_arrays(p, header["passages"]), list(header["passage_docids"]),
+                           [int(x) for x in header["passage_ordinals"]])  # fmt: skip
+
+
+def build_segment(collection: Collection, document_ids: Sequence[int], version: int) -> CollectionIndex:
+    """Analyze documents (in id order) into a segment of both levels."""
+    analyze = get_analyzer(collection.analyzer)
+    doc_params, passage_params = collection_params(collection)
+    doc_texts, doc_ids, passage_texts, passage_docids, passage_ordinals = _unit_texts(document_ids)
+    return CollectionIndex(
+        version=version,
+        analyzer_name=collection.analyzer,
+        documents=BM25Index.build([analyze(t) for t in doc_texts], doc_ids, doc_params),
+        passages=BM25Index.build([analyze(t) for t in passage_texts], passage_docids, passage_params),
+        passage_docids=passage_docids,
+        passage_ordinals=passage_ordinals,
+    )
 
 
 def _unit_texts(document_ids: Sequence[int]) -> tuple[list[str], list[str], list[str], list[str], list[int]]:
@@ -90,109 +139,122 @@ def _unit_texts(document_ids: Sequence[int]) -> tuple[list[str], list[str], list
     return doc_texts, doc_ids, passage_texts, passage_docids, passage_ordinals
 
 
+# -- writing ---------------------------------------------------------------------------------------------------
+
+
+def current_version(collection_id: int) -> int | None:
+    """Return the collection's index version (its newest segment), None when it has no index."""
+    return IndexSegment.objects.filter(collection_id=collection_id).aggregate(v=Max("version"))["v"]
+
+
 def add_documents(collection_id: int, document_ids: Sequence[int]) -> int:
-    """Add documents to the collection's index (building it when absent); return the new version."""
-    collection = Collection.objects.get(pk=collection_id)
-    analyze = get_analyzer(collection.analyzer)
-    doc_params, passage_params = collection_params(collection)
-    with _locked(collection_id) as folder:
-        current = _read(folder, mmap=False)
-        indexed = set(current.documents.ids) if current else set()
-        wanted = [
-            pk
-            for pk, docid in Document.objects.filter(pk__in=document_ids).values_list("pk", "docid")
-            if docid not in indexed
-        ]
-        doc_texts, doc_ids, passage_texts, passage_docids, passage_ordinals = _unit_texts(wanted)
-        doc_tokens = [analyze(text) for text in doc_texts]
-        passage_tokens = [analyze(text) for text in passage_texts]
-        if current is None:
-            current = CollectionIndex(
-                version=0,
-                analyzer_name=collection.analyzer,
-                documents=BM25Index.build(doc_tokens, doc_ids, doc_params),
-                passages=BM25Index.build(passage_tokens, passage_docids, passage_params),
-                passage_docids=passage_docids,
-                passage_ordinals=passage_ordinals,
+    """Append the documents the index lacks as one segment (none: nothing written); return the index version."""
+    with transaction.atomic():
+        # The row lock orders every writer of this collection, on any machine: one version sequence.
+        collection = Collection.objects.select_for_update().get(pk=collection_id)
+        version = current_version(collection_id) or 0
+        wanted = sorted(
+            Document.objects.filter(pk__in=document_ids, collection_id=collection_id, index_version=None).values_list(
+                "pk", flat=True
             )
-        else:
-            current.documents.add(doc_tokens, doc_ids)
-            current.passages.add(passage_tokens, passage_docids)
-            current.passage_docids += passage_docids
-            current.passage_ordinals += passage_ordinals
-        current.version += 1
-        _write(folder, current)
-        return current.version
+        )
+        if not wanted:
+            return version
+        version += 1
+        segment = build_segment(collection, wanted, version)
+        IndexSegment.objects.create(collection_id=collection_id, first_version=version, version=version,
+                                    documents=len(wanted), data=encode(segment))  # fmt: skip
+        Document.objects.filter(pk__in=wanted).update(index_version=version)
+    merge_segments(collection_id)
+    return version
+
+
+def size_class(documents: int) -> int:
+    return int(math.log(max(documents, 1), MERGE_FACTOR))
+
+
+def merge_segments(collection_id: int) -> int:
+    """Merge each trailing run of MERGE_FACTOR segments of one size class into one; return how many merges."""
+    merges = 0
+    while True:
+        with transaction.atomic():
+            Collection.objects.select_for_update().get(pk=collection_id)
+            rows = list(
+                IndexSegment.objects.filter(collection_id=collection_id)
+                .order_by("version")
+                .values_list("pk", "first_version", "version", "documents")
+            )
+            if not rows:
+                return merges
+            level = size_class(rows[-1][3])
+            run: list[tuple[int, int, int, int]] = []
+            for row in reversed(rows):
+                if size_class(row[3]) != level:
+                    break
+                run.insert(0, row)
+            if len(run) < MERGE_FACTOR:
+                return merges
+            run = run[-MERGE_FACTOR:]
+            blobs = dict(IndexSegment.objects.filter(pk__in=[r[0] for r in run]).values_list("pk", "data"))
+            merged = decode(blobs[run[0][0]], run[0][2])
+            for pk, _, version, _ in run[1:]:
+                merged = merged.extended(decode(blobs[pk], version))
+            IndexSegment.objects.filter(pk__in=[r[0] for r in run]).delete()
+            IndexSegment.objects.create(collection_id=collection_id, first_version=run[0][1], version=run[-1][2],
+                                        documents=sum(r[3] for r in run), data=encode(merged))  # fmt: skip
+            merges += 1
 
 
 def rebuild(collection_id: int) -> int:
     """Rebuild the collection's index from the database (after a parameter change, or to repair it)."""
-    with _locked(collection_id) as folder:
-        for child in ("documents", "passages", META, "version"):
-            path = folder / child
-            if path.is_dir():
-                shutil.rmtree(path)
-            else:
-                path.unlink(missing_ok=True)
+    with transaction.atomic():
+        Collection.objects.select_for_update().get(pk=collection_id)
+        IndexSegment.objects.filter(collection_id=collection_id).delete()
+        Document.objects.filter(collection_id=collection_id).update(index_version=None)
     ids = list(Document.objects.filter(collection_id=collection_id).values_list("pk", flat=True))
     return add_documents(collection_id, ids)
 
 
-def _write(folder: Path, index: CollectionIndex) -> None:
-    # Each level is saved atomically by BM25Index.save; meta.json is replaced last, so a reader that sees
-    # a new version sees complete arrays.
-    index.documents.save(folder / "documents")
-    index.passages.save(folder / "passages")
-    meta = {
-        "version": index.version,
-        "analyzer": index.analyzer_name,
-        "passage_docids": index.passage_docids,
-        "passage_ordinals": index.passage_ordinals,
-    }
-    tmp = folder / (META + ".tmp")
-    tmp.write_text(json.dumps(meta))
-    tmp.replace(folder / META)
-    version_tmp = folder / "version.tmp"
-    version_tmp.write_text(str(index.version))
-    version_tmp.replace(folder / "version")
-
-
-def _read(folder: Path, mmap: bool = True) -> CollectionIndex | None:
-    meta_path = folder / META
-    if not meta_path.exists():
-        return None
-    meta = json.loads(meta_path.read_text())
-    return CollectionIndex(
-        version=int(meta["version"]),
-        analyzer_name=meta["analyzer"],
-        documents=BM25Index.load(folder / "documents", mmap=mmap),
-        passages=BM25Index.load(folder / "passages", mmap=mmap),
-        passage_docids=list(meta["passage_docids"]),
-        passage_ordinals=[int(x) for x in meta["passage_ordinals"]],
-    )
-
+# -- reading ---------------------------------------------------------------------------------------------------
 
 _cache: dict[int, CollectionIndex] = {}
 _cache_lock = threading.Lock()
 
 
-def current_version(collection_id: int) -> int | None:
-    try:
-        return int((index_dir(collection_id) / "version").read_text())
-    except FileNotFoundError:
-        return None
-
-
 def load(collection_id: int) -> CollectionIndex:
-    """Return the collection's index, loaded once per process and reloaded only when its version moves."""
-    version = current_version(collection_id)
-    with _cache_lock:
-        cached = _cache.get(collection_id)
-        if cached is not None and cached.version == version:
-            return cached
-        with _locked(collection_id) as folder:
-            loaded = _read(folder)
-        if loaded is None:
+    """Return the collection's index, cached per process and brought up to date when its version moves."""
+    for _ in range(5):
+        rows = list(
+            IndexSegment.objects.filter(collection_id=collection_id)
+            .order_by("version")
+            .values_list("pk", "first_version", "version")
+        )
+        if not rows:
+            if Document.objects.filter(collection_id=collection_id).exists():
+                rebuild(collection_id)  # a collection indexed before indexes moved into Postgres
+                continue
             raise LookupError(f"collection {collection_id} has no index yet: ingest documents into it first")
-        _cache[collection_id] = loaded
-        return loaded
+        latest = rows[-1][2]
+        with _cache_lock:
+            cached = _cache.get(collection_id)
+        if cached is not None and cached.version == latest:
+            return cached
+        newer = [row for row in rows if cached is not None and row[2] > cached.version]
+        if cached is None or any(first <= cached.version for _, first, _ in newer):
+            base, needed = None, rows  # nothing cached, or a merge spans what we hold: read it all again
+        else:
+            base, needed = cached, newer
+        blobs = dict(IndexSegment.objects.filter(pk__in=[r[0] for r in needed]).values_list("pk", "data"))
+        if len(blobs) != len(needed):
+            continue  # merged away between the two reads: list the segments again
+        index = base
+        for pk, _, version in needed:
+            segment = decode(blobs[pk], version)
+            index = segment if index is None else index.extended(segment)
+        assert index is not None
+        with _cache_lock:
+            held = _cache.get(collection_id)
+            if held is None or held.version < index.version:
+                _cache[collection_id] = index
+        return index
+    raise RuntimeError(f"collection {collection_id}'s index kept changing while it was read: try again")

@@ -190,6 +190,7 @@ def test_it_builds_the_int8_model_once_and_checks_its_recorded_hash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(embedding, "data_dir", lambda: tmp_path)
+    monkeypatch.delenv("EVIDENCE_MODEL_DIR", raising=False)
     path = embedding.dynamic_int8_path()
     record = json.loads((tmp_path / "models" / f"{embedding.DYNAMIC_INT8_ID}.json").read_text())
     assert record["sha256"] == embedding.sha256_of(path)
@@ -207,6 +208,7 @@ def test_it_builds_the_int8_model_once_and_checks_its_recorded_hash(
 
 def test_it_builds_nothing_from_weights_whose_hash_differs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embedding, "data_dir", lambda: tmp_path)
+    monkeypatch.delenv("EVIDENCE_MODEL_DIR", raising=False)
     monkeypatch.setattr(embedding, "FP32_WEIGHTS_SHA256", "0" * 64)
     with pytest.raises(WeightsMismatchError, match=r"model\.safetensors"):
         embedding.dynamic_int8_path()

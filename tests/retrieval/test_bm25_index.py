@@ -31,6 +31,21 @@ def test_incremental_add_equals_rebuild(corpus, queries, params: BM25Params) -> 
 
 
 @pytest.mark.parametrize("params", PARAMS)
+def test_extending_by_segments_equals_rebuild(corpus, queries, params: BM25Params) -> None:
+    tokens, ids = corpus
+    full = BM25Index.build(tokens, ids, params)
+    grown = BM25Index.build(tokens[:100], ids[:100], params)
+    for start, end in ((100, 101), (101, 101), (101, 250), (250, len(ids))):
+        segment = BM25Index.build(tokens[start:end], ids[start:end], params)
+        grown.extend(BM25Index.from_arrays(*segment.to_arrays()))
+    assert grown.ids == full.ids and grown.vocab == full.vocab
+    assert np.array_equal(grown.lengths, full.lengths)
+    for q in queries:
+        assert np.array_equal(grown.scores(q), full.scores(q))
+        assert grown.top_k(q, 50) == full.top_k(q, 50)
+
+
+@pytest.mark.parametrize("params", PARAMS)
 def test_save_load_round_trip(tmp_path: Path, corpus, queries, params: BM25Params) -> None:
     tokens, ids = corpus
     index = BM25Index.build(tokens, ids, params)
