@@ -3,7 +3,8 @@
 Usage: .venv/bin/python bench/embed_bench.py [--passages 160] [--sentences 800] [--rounds 2]
 Cases (one JSON line each): `cli` (one process with every core, as `manage.py ingest`), and `pool` (two forked
 processes sharing the cores, as the prefork worker `make run` starts: before, each takes every core as it did;
-after, each takes its share, EVIDENCE_WORKER_PROCESSES=2). Model runs alternate within each round so that load
+after, each takes its share, EVIDENCE_WORKER_PROCESSES=2). Before also keeps ONNX's spinning threads.
+Model runs alternate within each round so that load
 from other jobs on the machine falls on both alike; ratios matter more than the seconds.
 """
 
@@ -45,8 +46,22 @@ def load_corpus(path: Path) -> tuple[list[str], list[str]]:
     return passages, sentences
 
 
-def _pool_child(model_id: str, threads: int, texts: list[str], out, go) -> None:
-    embedder = Embedder(model_id=model_id, threads=threads)
+def make_embedder(label: str, threads: int) -> Embedder:
+    """Return the embedder as it ran before (fp32 compute, spinning threads) or as it runs now."""
+    embedder = Embedder(model_id=MODELS[label], threads=threads)
+    if label == "before":
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        embedder.session = ort.InferenceSession(str(embedding.onnx_file_for(MODELS[label])), options,
+                                                providers=["CPUExecutionProvider"])  # fmt: skip
+    return embedder
+
+
+def _pool_child(label: str, threads: int, texts: list[str], out, go) -> None:
+    embedder = make_embedder(label, threads)
     embedder.embed(texts[:4])
     out.put("ready")
     go.wait()
@@ -55,12 +70,12 @@ def _pool_child(model_id: str, threads: int, texts: list[str], out, go) -> None:
     out.put(time.perf_counter() - started)
 
 
-def pool_seconds(model_id: str, threads: int, texts: list[str], processes: int = 2) -> float:
+def pool_seconds(label: str, threads: int, texts: list[str], processes: int = 2) -> float:
     """Return the wall time for `processes` forked processes to embed `texts` between them, started together."""
     ctx = multiprocessing.get_context("fork")
     queue, go = ctx.Queue(), ctx.Event()
     share = [texts[i::processes] for i in range(processes)]
-    children = [ctx.Process(target=_pool_child, args=(model_id, threads, part, queue, go)) for part in share]
+    children = [ctx.Process(target=_pool_child, args=(label, threads, part, queue, go)) for part in share]
     for child in children:
         child.start()
     [queue.get() for _ in children]  # every child has loaded its model
@@ -89,7 +104,7 @@ def main() -> None:
     loaded = {}
     for label, model_id in MODELS.items():
         started = time.perf_counter()
-        loaded[label] = Embedder(model_id=model_id, threads=cores)
+        loaded[label] = make_embedder(label, cores)
         loaded[label].embed(["warm up"])
         print(json.dumps({"case": "load", "model": model_id, "seconds": round(time.perf_counter() - started, 2)}))
     cli = {(label, kind): 0.0 for label in MODELS for kind in samples}
@@ -103,7 +118,7 @@ def main() -> None:
                 started = time.perf_counter()
                 loaded[label].embed(texts)
                 cli[label, kind] += time.perf_counter() - started
-                pool[label, kind] += pool_seconds(MODELS[label], pool_threads[label], texts)
+                pool[label, kind] += pool_seconds(label, pool_threads[label], texts)
                 load.append(os.getloadavg()[0])
     for name, table, threads in (("cli", cli, {k: cores for k in MODELS}), ("pool", pool, pool_threads)):
         for kind, texts in samples.items():
