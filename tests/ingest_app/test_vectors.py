@@ -100,3 +100,22 @@ def test_a_worker_tells_its_pool_processes_how_many_share_the_cores(monkeypatch)
     import os
 
     assert os.environ["EVIDENCE_WORKER_PROCESSES"] == "2"
+
+
+@pytest.mark.django_db
+def test_the_reembed_command_renews_only_stale_collections(collection, user, fake_model):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    ingest_now(collection, [("caffeine.md", NOTE)])
+    current = Collection.objects.create(owner=user, name="Current")
+    Collection.objects.filter(pk=collection.pk).update(embedding_model=embedding.LEGACY_MODEL_ID)
+    out = io.StringIO()
+    call_command("reembed", stdout=out, stderr=io.StringIO())
+    summary = json.loads(out.getvalue())["reembedded"]
+    assert [(s["collection"], s["from"], s["to"]) for s in summary] == [
+        (collection.name, embedding.LEGACY_MODEL_ID, embedding.MODEL_ID)]  # fmt: skip
+    assert summary[0]["passages"] == Passage.objects.filter(document__collection=collection).count()
+    assert Collection.objects.get(pk=current.pk).embedding_model == embedding.MODEL_ID
