@@ -23,7 +23,7 @@ _QUANTITY_Q = re.compile(
     re.I,
 )
 _COUNT_Q = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
-_YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|\bwhen\b|\bin what year\b", re.I)
+_YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|^\s*when\b|\bin what year\b", re.I)
 _PURPOSE_Q = re.compile(r"\bused for\b|\bfor what\b|\bwhat (?:\w+ )?for\??$|\bpurpose\b|\bwhy\b|\brole of\b", re.I)
 _NAME_Q = re.compile(
     r"^\s*(?:which|who|whom|whose|name)\b|\bwhat (?:kinds?|types?|sorts?) of\b|"
@@ -65,6 +65,10 @@ _CONNECTORS = {"and", "of", "for", "de", "del", "el", "la", "para", "y", "&", "#
 def question_kind(question: str) -> str:
     """Return what the question asks for: one of KINDS."""
     q = " ".join(question.split())
+    # "In the model with X, is FDI welfare improving ...?": the question proper follows a leading phrase.
+    lead = re.match(r"^\s*(?:in|for|on|under|at|with|according to|among|during)\b[^,?]{0,120},\s*(.+)$", q, re.I)
+    if lead and _BOOLEAN.match(lead.group(1)):
+        q = lead.group(1)
     if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):
         return "yes_no"
     if _PERCENT_Q.search(q):
@@ -77,7 +81,7 @@ def question_kind(question: str) -> str:
         return "count"
     if _PURPOSE_Q.search(q):
         return "purpose"
-    if _NAME_Q.search(q):
+    if _NAME_Q.search(q) or asked_noun(q):
         return "name"
     return "phrase"
 
@@ -147,9 +151,131 @@ def number_candidates(question: str, sentence: str, kind: str) -> list[Candidate
             score += 2.0
         elif kind == "quantity":
             score += 1.0 if unit_text.strip() else 0.0
+            if set(terms(unit_text)) & question_terms:
+                score += 2.0  # "a 4 × 21 maze" for the size of the maze
         elif kind == "count" and unit_text.strip().startswith("-"):
             score -= 1.0  # "60-minute" is a measure, not a count
         out.append(Candidate(text, score))
+    return sorted(out, key=lambda c: -c.score)
+
+
+_ASKED = re.compile(
+    r"\b(?:which|what|whose)\s+(?:(?:kinds?|types?|sorts?|name)\s+of\s+(?:the\s+)?)?((?:[\w\-]+\s+){0,3}?[\w\-]+?)"
+    r"(?:\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|of|in|for|from|on|at|by|to|"
+    r"used|named|assumed|employed|applied|required)\b|\s*,)",
+    re.I,
+)
+_NOT_NOUNS = {"is", "are", "was", "were", "does", "do", "did", "the", "a", "an", "it", "they", "this"}
+
+
+def asked_noun(question: str) -> str:
+    """Return the head noun of the thing a which/what question asks for ("which union model is ..." -> "model")."""
+    q = " ".join(question.split())
+    named = re.search(
+        r"\bname of (?:the |a |an )?((?:[\w\-]+\s+){0,3}?[\w\-]+?)\s+(?:that|which|who|grouping|used|"
+        r"mentioned|of|in|for|is|was|\?)",
+        q + " ?",
+        re.I,
+    )
+    match = named or _ASKED.search(q)
+    if not match:
+        return ""
+    head = match.group(1).split()[-1]
+    return "" if head.lower() in _NOT_NOUNS or head.lower() == "name" else head
+
+
+def head_candidates(question: str, sentence: str) -> list[Candidate]:
+    """Return names attached to the question's asked noun in the sentence ("Hummer's method", "state 49").
+
+    The words just before the noun that the question does not say (its modifiers: "a right-to-manage model"),
+    else the name just after it ("transcription factors Seven-up (Svp)", "state 49").
+    """
+    head = asked_noun(question)
+    head_terms = set(terms(head))
+    if not head_terms:
+        return []
+    question_terms = set(terms(question))
+    tokens = list(_TOKEN.finditer(sentence))
+    out: list[Candidate] = []
+    for h, tok in enumerate(tokens):
+        parts = re.split(r"-", tok.group())
+        if not (set(terms(tok.group())) & head_terms or set(terms(parts[-1])) & head_terms):
+            continue
+        # The name right after the noun, when it has one: capitalised words, acronyms, numbers ("state 49").
+        j = h + 1
+        while j < len(tokens) and j - h <= 4:
+            word = tokens[j].group().strip("()")
+            gap = sentence[tokens[j - 1].end() : tokens[j].start()]
+            if j > h + 1 and re.search(r"[;:]|,", gap):
+                break
+            if not (re.search(r"[A-Z]|\d", word) or (j > h + 1 and word.lower() in {"and"})):
+                break
+            j += 1
+        while j > h + 1 and tokens[j - 1].group().lower() in _CONNECTORS:
+            j -= 1
+        if j > h + 1:
+            text = sentence[tok.start() : tokens[j - 1].end()].strip(" .,;:")
+            near = _proximity(sentence, tok.start(), tokens[j - 1].end(), question_terms)
+            out.append(Candidate(text, 3.5 + 0.5 * (j - h - 1) + 0.5 * near))
+            continue
+        # Modifiers before the noun, up to a stopword, punctuation or five words.
+        i = h
+        while i > 0 and h - i < 5:
+            prev = tokens[i - 1].group().strip("“”\"'")
+            gap = sentence[tokens[i - 1].end() : tokens[i].start()]
+            if re.search(r"[,;:()\[\]]", gap) or (prev.lower() in _STOP and prev.lower() not in {"and"}):
+                break
+            i -= 1
+        while i < h and tokens[i].group().lower() in _CONNECTORS:
+            i += 1
+        before = [t.group() for t in tokens[i:h]]
+        # "Larsen-traps": a modifier inside the token
+        inner_new = len(parts) > 1 and not set(terms("-".join(parts[:-1]))) <= question_terms
+        new_before = [w for w in before if _free(w, question_terms) and w.lower() not in _CONNECTORS]
+        if new_before or inner_new:
+            text = sentence[tokens[i].start() : tok.end()].strip(" .,;:")
+            text = re.sub(r"[“”\"]", "", text)
+            named = sum(bool(re.search(r"[A-Z]|\d|-|’|'", w)) for w in new_before) + inner_new
+            near = _proximity(sentence, tokens[i].start(), tok.end(), question_terms)
+            out.append(Candidate(re.sub(r"(?<=[A-Za-z])\d+$", "", text), 3.0 + named + 0.5 * near))
+    return sorted(out, key=lambda c: -c.score)
+
+
+_PURPOSE_CLAUSE = re.compile(
+    r"\b(?:in order to|so as to|so that|aiming to|to)\s+(?!be\b)([a-z][\w\-]*(?:\s+[^\s,;:.()]+){0,6})"
+)
+
+
+def purpose_candidates(question: str, sentence: str) -> list[Candidate]:
+    """Return what a thing is used for: a "to ..." clause, or what the sentence says is done with it.
+
+    "X was quantified using the assay" / "the quantification of X was performed with the assay" / "ions were
+    chelated by DTPA": the clause before the instrument marker, when the question's subject follows it.
+    """
+    question_terms = set(terms(question))
+    out: list[Candidate] = []
+    for match in _PURPOSE_CLAUSE.finditer(sentence):
+        words = match.group(1)
+        if set(terms(words)) - question_terms:
+            out.append(
+                Candidate(
+                    "to " + words.strip(" .,;:"),
+                    2.0 + 0.5 * len(set(terms(sentence[: match.start()])) & question_terms),
+                )
+            )
+    for match in re.finditer(
+        r"\b(?:was|were|is|are)\s+(?:\w+ed|performed|done|made)\s+(?:by|using|with|through|via)\b", sentence
+    ):
+        after = set(terms(sentence[match.end() : match.end() + 80]))
+        if not after & question_terms:
+            continue
+        lo = max([sentence.rfind(m, 0, match.start()) for m in ",;:("] + [-1]) + 1
+        clause = sentence[lo : match.end()].split()
+        clause = clause[:-1]  # drop the instrument marker
+        while clause and clause[0].lower().strip("0123456789,") in _STOP | {""}:
+            clause = clause[1:]
+        if clause and set(terms(" ".join(clause))) - question_terms:
+            out.append(Candidate(" ".join(clause), 4.0))
     return sorted(out, key=lambda c: -c.score)
 
 
@@ -212,4 +338,9 @@ def candidates(question: str, sentence: str, kind: str | None = None) -> list[Ca
         return [Candidate("No" if negated(flat) else "Yes", 1.0)]
     if kind in {"percentage", "count", "quantity", "year"}:
         return number_candidates(question, flat, kind)
-    return phrase_candidates(question, flat, kind)
+    found: list[Candidate] = []
+    if kind == "purpose":
+        found = purpose_candidates(question, flat)
+    elif kind == "name":
+        found = head_candidates(question, flat)
+    return found + [c for c in phrase_candidates(question, flat, kind) if not found or c.score > found[0].score]

@@ -10,6 +10,7 @@ ABSTAIN_BELOW the answer is "not found in this collection", with the closest evi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -21,13 +22,14 @@ from ..judge.types import Block, Unit
 from ..retrieval.types import Hit
 from .answer import Answer
 from .context import Outcome, RunContext, search_hits
-from .exact import candidates, question_kind
+from .exact import asked_noun, candidates, head_candidates, question_kind
 from .planner import QUESTION_WORDS, Plan
 from .units import load_document_units
 
 LONG_DOCUMENT = 30  # sentences: a document this long is read whole, sentence by sentence
 SECOND_PAPER = 0.8  # the runner-up is read too when its hit score is within this share of the best
 CITED = 3
+NAMED_BONUS = 1.0  # in TYPE_BONUS units
 ABSTAIN_BELOW = 0.08
 NOT_FOUND = "Not found in this collection"
 ANSWER_HEAD, SPAN_HEAD = "qa_answer", "qa_span"
@@ -87,6 +89,10 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     )
     found = [candidates(question, b.text, kind) for b in blocks]
     type_match = np.array([float(kind != "yes_no" and bool(c) and c[0].score > 0) for c in found])
+    if kind == "name" and asked_noun(question):
+        # A sentence naming the asked thing ("the lateral thigh muscle", "state 49") holds what is asked.
+        named = np.array([float(bool(head_candidates(question, " ".join(b.text.split())))) for b in blocks])
+        type_match = type_match + NAMED_BONUS * named
     weights = question_terms(question, sorted(QUESTION_WORDS))
     scores = score_sentences(weights, question_vec, [b.text for b in blocks], vectors, neighbours, type_match)
     best_candidate = np.array([c[0].score if c else 0.0 for c in found])
@@ -99,33 +105,28 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     }
 
 
-def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
-    """Read the papers sentence by sentence, deliver and cite the best sentences, and answer by question kind."""
-    from .dual import record_judgments
+@dataclass(frozen=True)
+class Choice:
+    order: list[int]  # the cited sentences, best first
+    pick: int  # the sentence the exact answer is cut from
+    exact: str  # "" when no cited sentence holds a candidate
+    features: dict[str, float]  # the answer head's inputs
 
-    question = plan.question
-    ctx.trajectory.add("inspected", [p.docid for p in papers])
-    ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
-    blocks, s = read_whole(question, papers)
-    if not blocks:
-        return Outcome("no_new_passages", Answer(NOT_FOUND, NOT_FOUND, 0.0))
-    order = [int(i) for i in np.argsort(-s["score"], kind="stable")[:CITED]]
-    spans = []
-    for rank, i in enumerate(order):
-        row = {"score": float(s["score"][i]), "rank": float(rank), "coverage": float(s["coverage"][i])}
-        row["cosine"] = float(s["cosine"][i])
-        p = calibrated(SPAN_HEAD, row, row["score"] - 3.0)
-        b = blocks[i]
-        spans.append((EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, p, 1.0, question, "sentence"), row))
-    for paper in papers:
-        chosen = [sp for sp, _ in spans if sp.docid == paper.docid]
-        record_judgments(
-            ctx, question, [paper], {paper.docid: max((x.probability for x in chosen), default=0.0)}, chosen
-        )
-    ctx.log("paper_reading", {"papers": len(papers), "sentences": len(blocks), "picked": len(spans), "reader": "whole"})
-    ctx.deliver([sp for sp, _ in spans])
+
+def span_row(s: dict[str, np.ndarray], i: int, rank: int) -> dict[str, float]:
+    """Return the span head's inputs for one cited sentence."""
+    return {
+        "score": float(s["score"][i]),
+        "rank": float(rank),
+        "coverage": float(s["coverage"][i]),
+        "cosine": float(s["cosine"][i]),
+    }
+
+
+def choose(question: str, blocks: list[Block], s: dict[str, np.ndarray]) -> Choice:
+    """Pick the sentences to cite and cut the exact answer from the cited one whose candidate and score are best."""
     kind = question_kind(question)
-    # The exact answer: from the cited sentence whose candidate and score together are best.
+    order = [int(i) for i in np.argsort(-s["score"], kind="stable")[:CITED]]
     pick, exact, candidate_score = order[0], "", 0.0
     best_total = -np.inf
     for i in order:
@@ -144,6 +145,36 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         "candidate_score": candidate_score,
         "cosine": float(s["cosine"][pick]),
     }
+    return Choice(order, pick, exact, features)
+
+
+def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
+    """Read the papers sentence by sentence, deliver and cite the best sentences, and answer by question kind."""
+    from .dual import record_judgments
+
+    question = plan.question
+    ctx.trajectory.add("inspected", [p.docid for p in papers])
+    ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
+    blocks, s = read_whole(question, papers)
+    if not blocks:
+        return Outcome("no_new_passages", Answer(NOT_FOUND, NOT_FOUND, 0.0))
+    choice = choose(question, blocks, s)
+    order, pick, exact, features = choice.order, choice.pick, choice.exact, choice.features
+    spans = []
+    for rank, i in enumerate(order):
+        row = span_row(s, i, rank)
+        p = calibrated(SPAN_HEAD, row, row["score"] - 3.0)
+        b = blocks[i]
+        spans.append((EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, p, 1.0, question, "sentence"), row))
+    for paper in papers:
+        chosen = [sp for sp, _ in spans if sp.docid == paper.docid]
+        record_judgments(
+            ctx, question, [paper], {paper.docid: max((x.probability for x in chosen), default=0.0)}, chosen
+        )
+    ctx.log("paper_reading", {"papers": len(papers), "sentences": len(blocks), "picked": len(spans), "reader": "whole"})
+    ctx.deliver([sp for sp, _ in spans])
+    kind = question_kind(question)
+    top = features["top_score"]
     confidence = calibrated(ANSWER_HEAD, features, top - 3.0)
     cited = [sp for sp, _ in spans]
     lead = next(sp for sp in cited if sp.start == blocks[pick].start and sp.docid == blocks[pick].docid)

@@ -44,3 +44,26 @@ def test_a_name_is_the_words_the_question_does_not_say_and_comes_from_the_senten
     sentence = "We feed each page to Apache's PDFBox library to convert it into tokens."
     best = candidates("Which library is used to convert each page into tokens?", sentence)[0].text
     assert "PDFBox" in best and best in sentence
+
+
+def test_a_which_question_takes_the_name_attached_to_its_noun():
+    from evidence.agent.exact import asked_noun
+
+    assert asked_noun("Which union bargaining model, in which firms keep discretion, is assumed?") == "model"
+    q = "Which top-down method is named for fabricating oxidized sheets?"
+    assert candidates(q, "Hummer’s method is a top-down approach to fabricate oxidized sheets.")[0].text == "Hummer’s method"
+    q = "At which state does the robust strategy repair the machine?"
+    assert candidates(q, "The robust strategy repairs the machine at state 49 already.")[0].text == "state 49"
+    q = "What kinds of traps were used to catch the crows?"
+    assert candidates(q, "Crows were caught using “ladder” and Larsen-traps.")[0].text == "ladder and Larsen-traps"
+
+
+def test_a_purpose_is_what_the_sentence_says_is_done_with_it():
+    q = "What was the safranin red assay used for?"
+    found = candidates(q, "The biofilm biomass was quantified using the safranin red assay.")
+    assert found[0].text == "biofilm biomass was quantified"
+
+
+def test_a_yes_no_question_may_open_with_a_phrase():
+    assert question_kind("In the model with competition, is inward FDI welfare improving when firms export?") == "yes_no"
+    assert question_kind("What dropout rate was used when training the model?") != "year"
