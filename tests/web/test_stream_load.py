@@ -20,6 +20,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pyt
 STREAMS = 200
 
 
+def run_in_fresh_loop(coroutine):
+    """asyncio.run in a thread of its own: after a browser test, Playwright's loop is running in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def backend_pid() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
@@ -84,7 +92,7 @@ def test_200_page_streams_from_one_user_get_no_5xx_and_few_connections(asgi_serv
 
     started = time.perf_counter()
     sample = lambda: backends_besides(test_pid)  # noqa: E731
-    *outcomes, (_, during) = asyncio.run(open_streams(url, session_cookie, STREAMS, 2.5, sample))
+    *outcomes, (_, during) = run_in_fresh_loop(open_streams(url, session_cookie, STREAMS, 2.5, sample))
     elapsed = time.perf_counter() - started
     statuses = Counter(status for status, _ in outcomes)
     deadline = time.monotonic() + 5
@@ -128,7 +136,7 @@ def test_streams_still_deliver_events_through_the_shared_listener(asgi_server, s
             return await asyncio.gather(*(watch(client) for _ in range(5)))
 
     thread = in_thread(later)
-    texts = asyncio.run(main())
+    texts = run_in_fresh_loop(main())
     thread.join()
     assert all("event: step" in text and "event: finished" in text for text in texts)
 
