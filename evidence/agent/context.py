@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from django.db import connection
 
 from ..judge.localize import EvidenceSpan
 from ..judge.types import Judge, Unit
-from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, compose_extractive, exact_from_sentence
 from .budget import TimeBudget
 from .heuristic import heuristic_spans, question_cosines
 from .planner import Plan
+from .recorder import RunCancelled, RunRecorder
 from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
 from .units import load_units, load_units_by_ref
+
+if TYPE_CHECKING:
+    from ..models import Run
+
+__all__ = ["Outcome", "RunCancelled", "RunContext"]
 
 SUPPORTED = 0.8  # a span this probable settles the question
 SCOPED_PASSAGE_LIMIT = 3  # a run scoped to this few documents reads their passages, not just their best one
@@ -33,26 +36,31 @@ class RunContext:
     trajectory: Trajectory
     tools: ResearchTools
     clock: TimeBudget
-    emit: Callable[..., Any]
+    recorder: RunRecorder
     judge: Judge | None = None
     judge_spec: dict[str, Any] = field(default_factory=dict)  # how a worker rebuilds the same judge
     delivered: list[EvidenceSpan] = field(default_factory=list)
-    judgment_of: dict[tuple[str, int, int], int] = field(default_factory=dict)  # span -> Judgment row id
     judged: set[str] = field(default_factory=set)
     config: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def emit(self) -> Callable[..., Any]:
+        return self.recorder.emit
+
     def log(self, kind: str, payload: dict[str, Any]) -> None:
-        """Emit an event, then save the trajectory and heartbeat; stop if the run was cancelled meanwhile."""
-        self.emit(self.run.pk, kind, payload)
-        status = heartbeat(self.run.pk, self.trajectory)
-        if status == Run.Status.CANCELLED:
-            raise RunCancelled("the run was cancelled")
+        """Record a step (event, trajectory, heartbeat); stop if the run was cancelled meanwhile."""
+        self.recorder.event(kind, payload)
 
     def record_spend(self, client: Any) -> None:
         """Copy the model client's spend and call count onto the run (the live page shows them)."""
-        self.run.spent_usd = float(client.cap.spent_usd) if getattr(client, "cap", None) else 0.0
-        self.run.calls = int(getattr(client, "calls", 0))
-        Run.objects.filter(pk=self.run.pk).update(spent_usd=self.run.spent_usd, calls=self.run.calls)
+        spent = float(client.cap.spent_usd) if getattr(client, "cap", None) else 0.0
+        self.recorder.spend(spent, int(getattr(client, "calls", 0)))
+
+    def record_judgments(
+        self, goal: str, units: Sequence[Unit], best: dict[str, float], spans: Sequence[EvidenceSpan]
+    ) -> None:
+        """Record System 1's judgment of each unit: its best probability and the spans it chose."""
+        self.recorder.judgments(goal, units, best, spans, provider=getattr(self.judge, "name", "local"))
 
     def deliver(self, spans: list[EvidenceSpan]) -> list[EvidenceSpan]:
         """Hand spans to System 2: new ones are recorded, emitted and added to the trajectory."""
@@ -76,21 +84,6 @@ class RunContext:
                 },
             )
         return fresh
-
-
-class RunCancelled(Exception):
-    """The owner cancelled the run: it stops at the next step."""
-
-
-def heartbeat(run_id: int, trajectory: Trajectory) -> str | None:
-    """Save the trajectory and the heartbeat in one statement; return the run's current status."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
-            [json.dumps(trajectory.as_dict()), run_id],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 @dataclass

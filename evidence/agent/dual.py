@@ -140,7 +140,7 @@ def request_evidence(
         elif judgment["kind"] == "noul":
             docid = str(judgment["docid"])
             best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
-    record_judgments(ctx, plan.question, units, best, result.spans)
+    ctx.record_judgments(plan.question, units, best, result.spans)
     delivered = ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
     # The call itself, as a tool call of System 2 (exports list it beside search and read calls).
     ctx.log(
@@ -152,48 +152,6 @@ def request_evidence(
         },
     )
     return delivered
-
-
-def record_judgments(
-    ctx: RunContext, goal: str, units: list[Unit], best: dict[str, float], spans: list[EvidenceSpan]
-) -> None:
-    """Write one Judgment row and one event per judged unit: its best region probability and chosen blocks."""
-    from ..models import Document, Judgment
-
-    documents = dict(
-        Document.objects.filter(collection_id=ctx.run.collection_id, docid__in=[u.docid for u in units]).values_list(
-            "docid", "pk"
-        )
-    )
-    for unit in units:
-        if unit.docid not in documents or not unit.blocks:
-            continue
-        chosen = [s for s in spans if s.docid == unit.docid and unit.blocks[0].start <= s.start < unit.blocks[-1].end]
-        probability = best.get(unit.docid, 0.0)
-        judgment = Judgment.objects.create(
-            run=ctx.run,
-            document_id=documents[unit.docid],
-            goal=goal,
-            kind=Judgment.Kind.NOUL,
-            start=unit.blocks[0].start,
-            end=unit.blocks[-1].end,
-            probabilities=[round(probability, 6)],
-            chosen=[[s.start, s.end, round(s.probability, 6)] for s in chosen],
-            provider=getattr(ctx.judge, "name", "local"),
-        )
-        for span in chosen:
-            ctx.judgment_of[(span.docid, span.start, span.end)] = judgment.pk
-        top = max(chosen, key=lambda s: s.probability, default=None)
-        ctx.log(
-            "judgment",
-            {
-                "docid": unit.docid,
-                "title": unit.title,
-                "goal": goal,
-                "probability": round(probability, 4),
-                "block": None if top is None else {"start": top.start, "end": top.end, "quote": top.quote[:300]},
-            },
-        )
 
 
 def whole_documents(ctx: RunContext, hits: list[Hit]) -> list[Unit]:

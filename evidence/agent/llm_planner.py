@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Run
 from ..retrieval.types import Hit
 from .answer import Answer, attach_citations
-from .context import Outcome, RunCancelled, RunContext, heartbeat
+from .context import Outcome, RunContext
 from .dual import request_evidence
 from .heuristic import heuristic_spans
 from .llm import ChatResponse, Conversation, LLMClient, ToolCall, ToolSpec, parse_final_answer
@@ -106,8 +105,7 @@ def run_llm_planner(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
     steered = False
     for _step in range(MAX_STEPS):
         ctx.clock.check()
-        if heartbeat(ctx.run.pk, ctx.trajectory) == Run.Status.CANCELLED:
-            raise RunCancelled("the run was cancelled")
+        ctx.recorder.check_cancelled()
         if ctx.clock.steer_due and not steered:
             for call in chat.pending_tool_calls():
                 chat.add_tool_result(call, BLOCKED)

@@ -12,11 +12,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .. import events
-from ..models import Document, Run, Span
+from ..models import Run
 from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
 from .context import Outcome, RunCancelled, RunContext
 from .llm.errors import BudgetExceeded
+from .recorder import RunRecorder
 from .systems import SYSTEMS
 from .tools import ResearchTools
 from .trajectory import Trajectory
@@ -138,6 +139,7 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
     if run is None:
         return None
     trajectory = Trajectory()
+    recorder = RunRecorder(run, trajectory, emit)
     ctx: RunContext | None = None
     emit(run.pk, "status", {"status": "running", "system": run.system, "question": run.question})
     try:
@@ -153,7 +155,7 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
             trajectory=trajectory,
             tools=tools,
             clock=clock,
-            emit=emit,
+            recorder=recorder,
             judge=judge,
             config=config,
             judge_spec=spec,
@@ -183,7 +185,7 @@ def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | No
         log.exception("run %s failed", run.pk)
         run.error = user_error(error)
         outcome = Outcome(Run.Status.FAILED, Answer(explanation="", exact_answer="", confidence=0.0))
-    finish(run, outcome, trajectory, ctx, emit)
+    finish(recorder, outcome, ctx)
     return run
 
 
@@ -211,54 +213,7 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     return answer
 
 
-def finish(
-    run: Run, outcome: Outcome, trajectory: Trajectory, ctx: RunContext | None, emit: Callable[..., Any]
-) -> None:
-    """Write spans and citations, the answer and trajectory, and the single end status."""
-    answer = outcome.answer
-    if Run.objects.filter(pk=run.pk, status=Run.Status.CANCELLED).exists():
-        # The owner cancelled while the last step ran: the run keeps what it found but ends cancelled.
-        outcome = Outcome(Run.Status.CANCELLED, answer)
-    with transaction.atomic():
-        documents = {
-            d.docid: d
-            for d in Document.objects.filter(collection_id=run.collection_id).filter(
-                docid__in={s.docid for s in (ctx.delivered if ctx else [])}
-            )
-        }
-        stored: dict[tuple[str, int, int], Span] = {}
-        for span in ctx.delivered if ctx else []:
-            document = documents.get(span.docid)
-            if document is None:
-                continue
-            stored[(span.docid, span.start, span.end)] = Span.objects.create(
-                judgment_id=ctx.judgment_of.get((span.docid, span.start, span.end)) if ctx else None,
-                run=run,
-                document=document,
-                start=span.start,
-                end=span.end,
-                quote=span.quote,
-                page=span.page,
-                probability=span.probability,
-                delivered=True,
-            )
-        for index, span in answer.citations:
-            row = stored.get((span.docid, span.start, span.end))
-            if row is not None:
-                run.citations.create(span=row, answer_part=index, marker=f"[{span.docid}]")
-        run.answer = answer.as_dict()
-        run.trajectory = trajectory.as_dict()
-        run.status = outcome.status
-        run.finished_at = timezone.now()
-        run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error", "spent_usd", "calls"])
-    emit(run.pk, "answer", run.answer)
-    emit(
-        run.pk,
-        "finished",
-        {
-            "status": run.status,
-            "error": run.error,
-            "funnel": trajectory.counts(),
-            "elapsed_s": round(run.elapsed_s or 0.0, 3),
-        },
-    )
+def finish(recorder: RunRecorder, outcome: Outcome, ctx: RunContext | None) -> None:
+    """Write the run's end through its recorder; a run cancelled while its last step ran ends cancelled."""
+    status = Run.Status.CANCELLED if recorder.was_cancelled() else outcome.status
+    recorder.finish(status, outcome.answer, ctx.delivered if ctx else [])

@@ -27,8 +27,6 @@ def candidate_paragraphs(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
 
 def answer_multihop(ctx: RunContext, plan: Plan) -> Outcome:
     """Search, judge every paragraph pair, deliver the chosen sentences, and answer citing all of them."""
-    from .dual import record_judgments
-
     hits = search_hits(ctx, plan.queries[0], "Search for the paragraphs a two-hop question needs.")
     units = candidate_paragraphs(ctx, hits)
     ctx.trajectory.add("inspected", [unit.docid for unit in units])
@@ -39,7 +37,7 @@ def answer_multihop(ctx: RunContext, plan: Plan) -> Outcome:
         for b, p in ((units[u].blocks[i], p) for i, p in picks)
     ]
     best = {units[u].docid: max(p for _, p in picks) for u, picks in chosen.items() if picks}
-    record_judgments(ctx, plan.question, units, best, spans)
+    ctx.record_judgments(plan.question, units, best, spans)
     ctx.log("paragraph_pair", {"docids": [units[u].docid for u in sorted(chosen)], "sentences": len(spans)})
     ctx.deliver(spans)
     answer = compose_extractive(plan.question, spans, plan.boolean, max_sentences=len(spans), min_probability=0.0)

@@ -59,7 +59,6 @@ def read_paper(
 def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> list[EvidenceSpan]:
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
     from ..ingest.embedding import get_embedder
-    from .dual import record_judgments
 
     ctx.trajectory.add("inspected", [paper.docid for paper in papers])
     embedder = get_embedder()
@@ -72,7 +71,7 @@ def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> li
         for paper in papers:
             found = read_paper(question, question_vec, paper, label_vecs)
             best = {paper.docid: max((s.probability for s in found), default=0.0)}
-            record_judgments(ctx, question, [paper], best, found)
+            ctx.record_judgments(question, [paper], best, found)
             spans.extend(found)
     paragraphs = sum(len(p.blocks) for p in papers)
     ctx.log("paper_reading", {"papers": len(papers), "paragraphs": paragraphs, "picked": len(spans)})

@@ -150,8 +150,6 @@ def choose(question: str, blocks: list[Block], s: dict[str, np.ndarray]) -> Choi
 
 def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
     """Read the papers sentence by sentence, deliver and cite the best sentences, and answer by question kind."""
-    from .dual import record_judgments
-
     question = plan.question
     ctx.trajectory.add("inspected", [p.docid for p in papers])
     ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
@@ -168,8 +166,8 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         spans.append((EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, p, 1.0, question, "sentence"), row))
     for paper in papers:
         chosen = [sp for sp, _ in spans if sp.docid == paper.docid]
-        record_judgments(
-            ctx, question, [paper], {paper.docid: max((x.probability for x in chosen), default=0.0)}, chosen
+        ctx.record_judgments(
+            question, [paper], {paper.docid: max((x.probability for x in chosen), default=0.0)}, chosen
         )
     ctx.log("paper_reading", {"papers": len(papers), "sentences": len(blocks), "picked": len(spans), "reader": "whole"})
     ctx.deliver([sp for sp, _ in spans])

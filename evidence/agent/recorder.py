@@ -1,0 +1,151 @@
+"""The one writer of a run's rows: events, heartbeat and trajectory, judgments, spend, and the final answer.
+
+Strategy code (the systems, readers and planners) returns values and calls the recorder through its run
+context; it never imports the ORM. A test or a dry run can hand the context another recorder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from ..judge.localize import EvidenceSpan
+from ..judge.types import Unit
+from ..models import Document, Judgment, Run, Span
+from .trajectory import Trajectory
+
+
+class RunCancelled(Exception):
+    """The owner cancelled the run: it stops at the next step."""
+
+
+def heartbeat(run_id: int, trajectory: Trajectory) -> str | None:
+    """Save the trajectory and the heartbeat in one statement; return the run's current status."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
+            [json.dumps(trajectory.as_dict()), run_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+class RunRecorder:
+    """Record one run as it goes: every step is an event, a heartbeat, and a cancellation check."""
+
+    def __init__(self, run: Run, trajectory: Trajectory, emit: Callable[..., Any]):
+        self.run = run
+        self.trajectory = trajectory
+        self.emit = emit
+        self.judgment_of: dict[tuple[str, int, int], int] = {}  # span -> Judgment row id
+
+    def event(self, kind: str, payload: dict[str, Any]) -> None:
+        """Emit an event, then save the trajectory and heartbeat; raise RunCancelled if the owner cancelled."""
+        self.emit(self.run.pk, kind, payload)
+        self.check_cancelled()
+
+    def check_cancelled(self) -> None:
+        """Heartbeat without an event (a long model call); raise RunCancelled if the owner cancelled."""
+        if heartbeat(self.run.pk, self.trajectory) == Run.Status.CANCELLED:
+            raise RunCancelled("the run was cancelled")
+
+    def spend(self, spent_usd: float, calls: int) -> None:
+        """Copy the model client's spend and call count onto the run (the live page shows them)."""
+        self.run.spent_usd, self.run.calls = float(spent_usd), int(calls)
+        Run.objects.filter(pk=self.run.pk).update(spent_usd=self.run.spent_usd, calls=self.run.calls)
+
+    def judgments(
+        self, goal: str, units: Sequence[Unit], best: dict[str, float], spans: Sequence[EvidenceSpan], provider: str
+    ) -> None:
+        """Write one Judgment row and one event per judged unit: its best region probability and chosen blocks."""
+        documents = dict(
+            Document.objects.filter(
+                collection_id=self.run.collection_id, docid__in=[u.docid for u in units]
+            ).values_list("docid", "pk")
+        )
+        for unit in units:
+            if unit.docid not in documents or not unit.blocks:
+                continue
+            first, last = unit.blocks[0].start, unit.blocks[-1].end
+            chosen = [s for s in spans if s.docid == unit.docid and first <= s.start < last]
+            probability = best.get(unit.docid, 0.0)
+            judgment = Judgment.objects.create(
+                run=self.run,
+                document_id=documents[unit.docid],
+                goal=goal,
+                kind=Judgment.Kind.NOUL,
+                start=first,
+                end=last,
+                probabilities=[round(probability, 6)],
+                chosen=[[s.start, s.end, round(s.probability, 6)] for s in chosen],
+                provider=provider,
+            )
+            for span in chosen:
+                self.judgment_of[(span.docid, span.start, span.end)] = judgment.pk
+            top = max(chosen, key=lambda s: s.probability, default=None)
+            self.event(
+                "judgment",
+                {
+                    "docid": unit.docid,
+                    "title": unit.title,
+                    "goal": goal,
+                    "probability": round(probability, 4),
+                    "block": None if top is None else {"start": top.start, "end": top.end, "quote": top.quote[:300]},
+                },
+            )
+
+    def was_cancelled(self) -> bool:
+        """Whether the owner cancelled while the last step ran (the run then ends cancelled, keeping its finds)."""
+        return Run.objects.filter(pk=self.run.pk, status=Run.Status.CANCELLED).exists()
+
+    def finish(self, status: str, answer: Any, delivered: Sequence[EvidenceSpan]) -> Run:
+        """Write spans and citations, the answer and trajectory, and the single end status; emit the last events."""
+        run = self.run
+        with transaction.atomic():
+            documents = {
+                d.docid: d
+                for d in Document.objects.filter(collection_id=run.collection_id).filter(
+                    docid__in={s.docid for s in delivered}
+                )
+            }
+            stored: dict[tuple[str, int, int], Span] = {}
+            for span in delivered:
+                document = documents.get(span.docid)
+                if document is None:
+                    continue
+                stored[(span.docid, span.start, span.end)] = Span.objects.create(
+                    judgment_id=self.judgment_of.get((span.docid, span.start, span.end)),
+                    run=run,
+                    document=document,
+                    start=span.start,
+                    end=span.end,
+                    quote=span.quote,
+                    page=span.page,
+                    probability=span.probability,
+                    delivered=True,
+                )
+            for index, span in answer.citations:
+                row = stored.get((span.docid, span.start, span.end))
+                if row is not None:
+                    run.citations.create(span=row, answer_part=index, marker=f"[{span.docid}]")
+            run.answer = answer.as_dict()
+            run.trajectory = self.trajectory.as_dict()
+            run.status = status
+            run.finished_at = timezone.now()
+            run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error", "spent_usd", "calls"])
+        self.emit(run.pk, "answer", run.answer)
+        self.emit(
+            run.pk,
+            "finished",
+            {
+                "status": run.status,
+                "error": run.error,
+                "funnel": self.trajectory.counts(),
+                "elapsed_s": round(run.elapsed_s or 0.0, 3),
+            },
+        )
+        return run
