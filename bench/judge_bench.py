@@ -40,7 +40,7 @@ def main() -> None:
 
     embedder = Embedder(threads=args.threads)
     judge = LocalJudge(embed=embedder.embed)
-    qs = devsets.load_qasper(embedder.embed)
+    qs = devsets.load_qasper(embedder)
     questions, sizes = [], []
     for qi, q in enumerate(qs.questions):
         for unit in qs.units_for(qi):
@@ -69,7 +69,7 @@ def main() -> None:
     print(json.dumps({"case": "noul_including_embedding", "judgments": len(bare),
                       "judgments_per_s": round(len(bare) / fresh, 1), "threads": args.threads}))
 
-    sf = devsets.load_scifact(embedder.embed)
+    sf = devsets.load_scifact(embedder)
     claims = list(range(0, len(sf.claims), max(1, len(sf.claims) // args.repeat)))[: args.repeat]
     score_s, loc_s, spans = [], [], []
     for ci in claims:

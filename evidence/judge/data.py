@@ -151,10 +151,12 @@ def load_qasper(path: Path | None = None) -> tuple[list[ParsedDocument], list[Qu
 
 
 def cached_embeddings(
-    name: str, key: str, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray]
+    name: str, key: str, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray], model_id: str
 ) -> np.ndarray:
-    """Return embeddings of texts from .data/cache (keyed by a data hash), computing them when missing."""
-    digest = hashlib.sha256(key.encode() + b"\0" + "\x1f".join(texts).encode()).hexdigest()[:16]
+    """Return embeddings of texts from .data/cache (keyed by model, data and texts), computing them when missing."""
+    # The model id is part of the key: vectors of another model (e.g. the fp32 or legacy int8 one) never come back.
+    material = model_id.encode() + b"\0" + key.encode() + b"\0" + "\x1f".join(texts).encode()
+    digest = hashlib.sha256(material).hexdigest()[:16]
     path = CACHE_DIR / f"{name}-{digest}.npy"
     if path.is_file():
         return np.load(path)
@@ -188,11 +190,12 @@ def embed_collection(
     queries: Sequence[str],
     kind: str,
     embed: Callable[[Sequence[str]], np.ndarray],
+    model_id: str,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return (unit vectors, region vectors, region offsets per doc, query vectors), cached on disk."""
+    """Return (unit vectors, region vectors, region offsets per doc, query vectors), cached on disk per model."""
     key = sha256_file(data_file)
     texts, offsets = region_texts(docs, kind)
-    units = cached_embeddings(f"{name}-units", key, [unit_text(d) for d in docs], embed)
-    regions = cached_embeddings(f"{name}-{kind}", key, texts, embed)
-    qvecs = cached_embeddings(f"{name}-queries", key, list(queries), embed)
+    units = cached_embeddings(f"{name}-units", key, [unit_text(d) for d in docs], embed, model_id)
+    regions = cached_embeddings(f"{name}-{kind}", key, texts, embed, model_id)
+    qvecs = cached_embeddings(f"{name}-queries", key, list(queries), embed, model_id)
     return units, regions, offsets, qvecs

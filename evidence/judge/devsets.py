@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 
@@ -17,10 +18,21 @@ from . import data as D
 from .types import Block, Unit
 
 
-def _embedder() -> D.Callable[[Sequence[str]], np.ndarray]:
+class Embeds(Protocol):
+    """What the dev sets need of an embedder: its vectors and the model id the cache is keyed by."""
+
+    model_id: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def _embedder(embedder: Embeds | None = None) -> Embeds:
+    """Return the given embedder, else the process-wide one (the product's default model)."""
+    if embedder is not None:
+        return embedder
     from evidence.ingest.embedding import get_embedder
 
-    return lambda texts: get_embedder().embed(texts)
+    return get_embedder()
 
 
 def make_unit(
@@ -96,8 +108,9 @@ class SciFact(Collection):
         return [self.unit(i, s, r) for r, (i, s) in enumerate(ranking[:k], start=1)]
 
 
-def load_scifact(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -> SciFact:
+def load_scifact(embedder: Embeds | None = None) -> SciFact:
     """Load SciFact with cached embeddings (computed on first use, several minutes on 2 cores)."""
+    embedder = _embedder(embedder)
     docs = D.load_scifact_corpus()
     claims = D.load_scifact_claims(docs)
     arrays = D.embed_collection(
@@ -106,7 +119,8 @@ def load_scifact(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -
         docs,
         [c.text for c in claims],
         "sentence",
-        embed or _embedder(),
+        embedder.embed,
+        embedder.model_id,
     )
     return SciFact(docs, "sentence", *arrays, claims=claims)
 
@@ -123,8 +137,9 @@ class QuestionSet(Collection):
         return [self.unit(index[d]) for d in self.questions[qi].docids]
 
 
-def load_hotpotqa(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -> QuestionSet:
+def load_hotpotqa(embedder: Embeds | None = None) -> QuestionSet:
     """Load the 30 HotpotQA dev questions with cached embeddings."""
+    embedder = _embedder(embedder)
     docs, qs = D.load_hotpotqa()
     arrays = D.embed_collection(
         "hotpotqa",
@@ -132,13 +147,15 @@ def load_hotpotqa(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) 
         docs,
         [q.text for q in qs],
         "sentence",
-        embed or _embedder(),
+        embedder.embed,
+        embedder.model_id,
     )
     return QuestionSet(docs, "sentence", *arrays, questions=qs)
 
 
-def load_qasper(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) -> QuestionSet:
+def load_qasper(embedder: Embeds | None = None) -> QuestionSet:
     """Load the 25 QASPER dev questions with cached paragraph embeddings."""
+    embedder = _embedder(embedder)
     docs, qs = D.load_qasper()
     arrays = D.embed_collection(
         "qasper",
@@ -146,6 +163,7 @@ def load_qasper(embed: D.Callable[[Sequence[str]], np.ndarray] | None = None) ->
         docs,
         [q.text for q in qs],
         "paragraph",
-        embed or _embedder(),
+        embedder.embed,
+        embedder.model_id,
     )
     return QuestionSet(docs, "paragraph", *arrays, questions=qs)

@@ -39,11 +39,14 @@ class ReaderRows:
 
 def reader_rows() -> ReaderRows:
     """Score every paragraph of every QASPER dev question with the paper reader (cached MiniLM vectors)."""
-    qs = devsets.load_qasper()
+    embedder = devsets._embedder()
+    qs = devsets.load_qasper(embedder)
     docs = {d.docid: d for d in qs.docs}
     names = sorted({r.label for d in qs.docs for r in d.regions_of("paragraph")})
     key = D.sha256_file(D.DATA_DIR / "qasper" / "qasper-dev-sample.json")
-    label_vecs = dict(zip(names, D.cached_embeddings("qasper-labels", key, names, devsets._embedder()), strict=True))
+    label_vecs = dict(
+        zip(names, D.cached_embeddings("qasper-labels", key, names, embedder.embed, embedder.model_id), strict=True)
+    )
     papers = sorted(docs)
     z, gold, question, paper, f1 = [], [], [], [], []
     for qi, q in enumerate(qs.questions):
