@@ -30,12 +30,12 @@ def main() -> None:
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(args.threads)  # before numpy loads: the bench is about 2 cores
 
+    from bench.fitting import devsets
     from evidence.ingest.embedding import Embedder
-    from evidence.judge import devsets
     from evidence.judge.local import LocalJudge
+    from evidence.judge.localize import SHORT_DOCUMENT_OPTIONS as LOCALIZE_OPTIONS
     from evidence.judge.localize import localize
     from evidence.judge.relevance import assess_relevance
-    from evidence.judge.scifact_pipeline import LOCALIZE_OPTIONS
     from evidence.judge.types import NoulQuestion, Unit
 
     embedder = Embedder(threads=args.threads)
@@ -47,8 +47,13 @@ def main() -> None:
             for block in unit.blocks:
                 words = len(block.text.split())
                 if 50 <= words <= 250:
-                    questions.append(NoulQuestion(q.text, Unit(unit.docid, unit.title, (block,), vector=unit.vector),
-                                                  goal_vector=qs.query_vecs[qi]))
+                    questions.append(
+                        NoulQuestion(
+                            q.text,
+                            Unit(unit.docid, unit.title, (block,), vector=unit.vector),
+                            goal_vector=qs.query_vecs[qi],
+                        )
+                    )
                     sizes.append(words)
 
     def timed(fn: object) -> float:
@@ -58,16 +63,39 @@ def main() -> None:
 
     judge.noul(questions[:50])  # warm-up: load heads
     stored = statistics.median(timed(lambda: judge.noul(questions)) for _ in range(args.repeat))
-    print(json.dumps({"case": "noul_stored_embeddings", "judgments": len(questions),
-                      "words_median": statistics.median(sizes), "judgments_per_s": round(len(questions) / stored, 1),
-                      "threads": args.threads}))
-    bare = [replace(q, goal_vector=None, unit=Unit(q.unit.docid, q.unit.title,
-                                                    tuple(replace(b, vector=None) for b in q.unit.blocks),
-                                                    vector=q.unit.vector)) for q in questions]
+    print(
+        json.dumps(
+            {
+                "case": "noul_stored_embeddings",
+                "judgments": len(questions),
+                "words_median": statistics.median(sizes),
+                "judgments_per_s": round(len(questions) / stored, 1),
+                "threads": args.threads,
+            }
+        )
+    )
+    bare = [
+        replace(
+            q,
+            goal_vector=None,
+            unit=Unit(
+                q.unit.docid, q.unit.title, tuple(replace(b, vector=None) for b in q.unit.blocks), vector=q.unit.vector
+            ),
+        )
+        for q in questions
+    ]
     judge._goal_vecs.clear()
     fresh = timed(lambda: judge.noul(bare))
-    print(json.dumps({"case": "noul_including_embedding", "judgments": len(bare),
-                      "judgments_per_s": round(len(bare) / fresh, 1), "threads": args.threads}))
+    print(
+        json.dumps(
+            {
+                "case": "noul_including_embedding",
+                "judgments": len(bare),
+                "judgments_per_s": round(len(bare) / fresh, 1),
+                "threads": args.threads,
+            }
+        )
+    )
 
     sf = devsets.load_scifact(embedder)
     claims = list(range(0, len(sf.claims), max(1, len(sf.claims) // args.repeat)))[: args.repeat]
@@ -83,12 +111,29 @@ def main() -> None:
         result = localize(judge, [text], top, **LOCALIZE_OPTIONS)  # type: ignore[arg-type]
         loc_s.append(time.perf_counter() - start)
         spans.append(len(result.spans))
-    print(json.dumps({"case": "score_relevance_top100", "claims": len(claims),
-                      "seconds_per_claim_p50": round(statistics.median(score_s), 4),
-                      "judgments_per_s": round(100 / statistics.median(score_s), 1)}))
-    print(json.dumps({"case": "localize_one_question_60_units", "claims": len(claims),
-                      "seconds_p50": round(statistics.median(loc_s), 4), "seconds_max": round(max(loc_s), 4),
-                      "spans_median": statistics.median(spans), "batches_of_10": 6, "embeddings": "stored"}))
+    print(
+        json.dumps(
+            {
+                "case": "score_relevance_top100",
+                "claims": len(claims),
+                "seconds_per_claim_p50": round(statistics.median(score_s), 4),
+                "judgments_per_s": round(100 / statistics.median(score_s), 1),
+            }
+        )
+    )
+    print(
+        json.dumps(
+            {
+                "case": "localize_one_question_60_units",
+                "claims": len(claims),
+                "seconds_p50": round(statistics.median(loc_s), 4),
+                "seconds_max": round(max(loc_s), 4),
+                "spans_median": statistics.median(spans),
+                "batches_of_10": 6,
+                "embeddings": "stored",
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Acceptance figures of the local judge, on data it was not fitted on; one JSON line per group.
 
 Usage: .venv/bin/python bench/judge_quality.py [--fit] [--params DIR]
-  --fit refits every head first (as `manage.py fit_judge` does). SciFact figures are on the held-out
+  --fit refits every head first (as bench/fit_judge.py does). SciFact figures are on the held-out
   last 20% of train claims; HotpotQA figures are CV of the fold heads (5 folds of questions), QASPER
   figures CV grouped by question and by paper (the fold heads). The "targets" line sums them up.
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere without installing the project
 
+from bench.fitting.quality import held_out_report  # noqa: E402
+from bench.fitting.report import fit_all  # noqa: E402
 from evidence.judge.heads import PARAMS_DIR, Head  # noqa: E402
-from evidence.judge.quality import held_out_report  # noqa: E402
-from evidence.judge.report import fit_all  # noqa: E402
 
 
 def main() -> None:

@@ -115,9 +115,9 @@ class SciFact:
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Abstracts: regions of 3 sentences moving by 1, no adaptive reading (chosen on the judge's fit split)."""
-        from ..judge.scifact_pipeline import LOCALIZE_OPTIONS
+        from ..judge.localize import SHORT_DOCUMENT_OPTIONS
 
-        return {"localize": dict(LOCALIZE_OPTIONS)}
+        return {"localize": dict(SHORT_DOCUMENT_OPTIONS)}
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         ranking = ranking_of(run)
@@ -216,7 +216,7 @@ class HotpotQA:
         self.stored_docid: dict[str, str] = {}
 
     def _docs(self):
-        from ..judge.data import load_hotpotqa
+        from .hotpotqa import load_hotpotqa
 
         return load_hotpotqa(self.data)
 
@@ -236,9 +236,10 @@ class HotpotQA:
         ]
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
-        """Multi-hop questions: the pair reader (judge/multihop.py) with heads fitted without this question."""
+        """Multi-hop questions: the judge's heads fitted without this question (the question's shape chooses the
+        pair reader, as it does for anyone's question)."""
         heads = {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
-        return {"reader": "multihop", "judge_heads": heads}
+        return {"judge_heads": heads}
 
     def reference(self, question: EvalQuestion) -> str:
         return str(self.raw[question.gold["index"]]["answer"])
@@ -267,10 +268,8 @@ def _raw_sentence_index(example: dict[str, Any], title: str, kept_index: int) ->
 
 def held_out_heads(benchmark: str, key: str) -> dict[str, str]:
     """Return the judge heads fitted without this paper or question (none when no fold heads exist)."""
-    try:
-        from ..judge.folds import heads_for
-    except ImportError:
-        return {}
+    from .folds import heads_for
+
     return heads_for(benchmark, key)
 
 

@@ -19,7 +19,7 @@ Block features (sentences, paragraphs), BLOCK_FEATURES:
 Unit features (documents, passages), UNIT_FEATURES: the unit's cosine, retrieval score and rank,
   BM25 of the goal against the whole unit, the best and top-2 block cosines (raw, z-score, gap),
   the best block BM25, lexical, number and entity overlap, length, title overlap, the title string in
-  the goal and in the best other unit (HotpotQA's bridge cue).
+  the goal and in the best other unit (the bridge cue of two-hop questions).
 Stacked block features, STACKED_FEATURES: a head may append the unit head's probability and its rank.
 """
 

@@ -1,13 +1,14 @@
 """The `local` System 1 provider: MiniLM cosines plus lexical features through calibrated heads.
 
 Heads are chosen by block kind (and can be overridden per judge):
-  sentence  -> "sentence"  (fitted on SciFact rationale sentences, the first 80% of train claims)
-  paragraph -> "paragraph" (fitted on QASPER dev evidence paragraphs; its figures are grouped CV)
-  units (Score, and the `document` view of a unit) -> "document" (SciFact cited abstracts, top 100)
-`LocalJudge(heads={"sentence": "multihop"})` selects the HotpotQA-fitted sentence head for multi-hop QA;
+  sentence  -> "sentence"  (fitted on evidence sentences of scientific abstracts)
+  paragraph -> "paragraph" (fitted on evidence paragraphs of research papers; its figures are grouped CV)
+  units (Score, and the `document` view of a unit) -> "document" (abstracts cited for a claim, top 100)
+`LocalJudge(heads={"sentence": "multihop"})` selects the sentence head fitted on two-hop questions;
   multihop  -> "multihop_sentence" (the pair reader's conditional sentence head, see multihop_support).
-Evaluations on the sets a head was fitted on use its cross-fitted fold heads: see folds.heads_for.
-A head reads the named subset of the feature columns it was fitted on (Head.select).
+Evaluations on the sets a head was fitted on use its cross-fitted fold heads: see evidence/eval/folds.py heads_for.
+A head reads the named subset of the feature columns it was fitted on (Head.select). The heads are fitted
+offline by bench/fit_judge.py (bench/fitting/ names the labelled sets); this module only loads params/*.json.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ BATCH_UNITS = 10
 MAX_UNITS_PER_REQUEST = 60
 MAX_SUB_QUESTIONS = 6
 EXTRA_PAGES = 2
+# Short documents (an abstract of a few sentences): regions of 3 sentences moving by 1 cover the whole unit
+# within 16 regions, and there is nothing around a region to read adaptively. Chosen on out-of-fold figures
+# of the fitting split (bench/fitting), passed to a run as its "localize" configuration.
+SHORT_DOCUMENT_OPTIONS: dict[str, object] = {"size": 3, "stride": 1, "adapt_floor": None}
 
 
 @dataclass(frozen=True)

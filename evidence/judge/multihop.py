@@ -1,4 +1,4 @@
-"""Two-hop questions (HotpotQA): choose the pair of paragraphs first, then the supporting sentences in each.
+"""Two-hop questions: choose the pair of paragraphs first, then the supporting sentences in each.
 
 The supporting paragraphs of a bridge question rarely both look like the question: the second is found
 through the first ("the film's director" names a person whose paragraph holds the answer). So System 1

@@ -1,6 +1,6 @@
 """Evidence paragraphs inside one paper: a section-aware scorer with no fitted parameters.
 
-For a question about one paper (QASPER-style), the evidence paragraph is rarely the one most similar to
+For a question about one research paper, the evidence paragraph is rarely the one most similar to
 the question as a whole: "what dataset is used?" is answered in the data section by a paragraph that
 names a corpus. Each paragraph of the paper is scored by the sum of four z-scores over the paper
 
@@ -12,9 +12,9 @@ names a corpus. Each paragraph of the paper is scored by the sum of four z-score
 and the best paragraph is taken, plus the runner-up when its z-score is within GAP of the best.
 
 Nothing here is fitted. The constants (expansion weight 0.5, GAP 0.5, Lucene k1 0.9 / b 0.4) are round
-numbers set by hand. The question types and their words were written after reading the 25 QASPER
-development questions, so the development figure (evidence F1 0.41) is in-sample for the design; the
-sealed QASPER questions show whether it transfers. Leave-one-paper-out selection among the variants
+numbers set by hand. The question types and their words were written after reading a development
+sample of questions about papers, so its development figure (evidence F1 0.41) is in-sample for the
+design; sealed questions show whether it transfers. Leave-one-paper-out selection among the variants
 tried read 0.365.
 """
 
@@ -29,7 +29,7 @@ from .features import SECTIONS, section_flags, terms, weighted_bm25, zscore
 
 EXPANSION_WEIGHT = 0.5
 GAP = 0.5
-CONFIDENCE_HEAD = "paper_reader"  # P(evidence | z-score in the paper), fitted by paper_fit.py
+CONFIDENCE_HEAD = "paper_reader"  # P(evidence | z-score in the paper), fitted offline by bench/fitting/paper_fit.py
 # Question words that say nothing about where the evidence is ("what kind of model do they use?").
 QUESTION_STOP = (
     "use",

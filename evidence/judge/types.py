@@ -20,7 +20,7 @@ class Block:
     end: int
     text: str
     kind: str = "sentence"  # "sentence" | "paragraph" | "passage"
-    label: str = ""  # section name (papers) or title (HotpotQA paragraphs)
+    label: str = ""  # section name (papers) or title (encyclopedia paragraphs)
     page: int | None = None
     position: int = 0  # index among the unit's blocks of the same kind
     vector: np.ndarray | None = None  # stored MiniLM embedding, unit norm

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evidence.judge.folds import FOLDS_FILE, heads_for
+from evidence.eval.folds import FOLDS_FILE, heads_for
 from evidence.judge.heads import PARAMS_DIR, Head
 from evidence.judge.local import LocalJudge
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bench.fitting.paper_fit import calibration_head
 from evidence.judge.features import terms
 from evidence.judge.paper import (
     paragraph_scores,
@@ -13,7 +14,6 @@ from evidence.judge.paper import (
     section_ids,
     section_prior,
 )
-from evidence.judge.paper_fit import calibration_head
 
 PAPER = [
     ("Introduction", "Neural models of translation improve every year, and robustness matters to users."),

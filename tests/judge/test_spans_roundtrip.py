@@ -10,9 +10,9 @@ from conftest import ScriptedJudge
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.fitting import data
+from bench.fitting.devsets import make_unit
 from evidence.ingest.types import ParsedDocument
-from evidence.judge import data
-from evidence.judge.devsets import make_unit
 from evidence.judge.localize import localize_batch
 from evidence.judge.types import Block, Unit
 

@@ -1,6 +1,6 @@
 """SciFact in the open setting: retrieve from all abstracts, re-rank with System 1, select rationale sentences.
 
-Used by `manage.py fit_judge` (tables to fit on) and by bench/judge_quality.py (held-out figures).
+Used by bench/fit_judge.py (tables to fit on) and by bench/judge_quality.py (held-out figures).
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .devsets import SciFact
-from .features import BLOCK_FEATURES, UNIT_FEATURES, block_features, unit_features
-from .heads import PARAMS_DIR
-from .localize import localize
-from .metrics import ndcg_at, prf, recall_at
-from .types import Unit
+from bench.fitting.devsets import SciFact
+from bench.fitting.metrics import ndcg_at, prf, recall_at
+from evidence.judge.features import BLOCK_FEATURES, UNIT_FEATURES, block_features, unit_features
+from evidence.judge.heads import PARAMS_DIR
+from evidence.judge.localize import SHORT_DOCUMENT_OPTIONS, localize
+from evidence.judge.types import Unit
 
 DOC_DEPTH = 100  # System 1 re-ranks the fused top 100
 SENTENCE_DOCS = 3  # rationale sentences are looked for in the top 3 re-ranked abstracts
 # Regions of 3 sentences moving by 1 (abstracts are short, so at most 16 regions still cover them);
 # chosen on out-of-fold fit-split predictions, like the "sum" region rule of the local judge.
-RULES_OPTIONS: dict[str, object] = {"size": 3, "stride": 1, "adapt_floor": None}
+RULES_OPTIONS: dict[str, object] = dict(SHORT_DOCUMENT_OPTIONS)
 
 
 def sentence_threshold(params_dir: Path = PARAMS_DIR) -> float:

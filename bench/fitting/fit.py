@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .heads import Head
+from evidence.judge.heads import Head
 
 
 def _folds(groups: np.ndarray, k: int = 5) -> list[np.ndarray]:

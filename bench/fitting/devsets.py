@@ -9,13 +9,12 @@ from typing import Protocol
 
 import numpy as np
 
+from bench.fitting import data as D
 from evidence.ingest.types import ParsedDocument
+from evidence.judge.types import Block, Unit
 from evidence.retrieval.analyzer import get_analyzer
 from evidence.retrieval.bm25 import BM25Index, BM25Params
 from evidence.retrieval.fusion import hybrid_scores, reciprocal_rank_fusion
-
-from . import data as D
-from .types import Block, Unit
 
 
 class Embeds(Protocol):

@@ -1,7 +1,7 @@
 """Cross-fitted heads for honest product-path evaluations on the sets the local heads were fitted on.
 
 The paragraph head (QASPER dev 25) and the multi-hop heads (HotpotQA dev 30) are fitted on the very
-questions the research loop is evaluated on. `manage.py fit_judge` also fits one head per fold
+questions the research loop is evaluated on. bench/fit_judge.py also fits one head per fold
 without that fold (QASPER: one fold per paper; HotpotQA: 5 folds of questions) and writes
 params/folds.json. An evaluation judges each question with its own fold's heads:
 
@@ -17,11 +17,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .heads import PARAMS_DIR
+from ..judge.heads import PARAMS_DIR
 
 FOLDS_FILE = "folds.json"
 # Benchmarks none of whose questions the local heads were fitted on: the defaults are already honest.
-# (SciFact's held-out claims; the fit claims are the first 80% of train, see data.split_claims.)
+# (SciFact's held-out claims; the fit claims are the first 80% of train, see bench/fitting/data.py split_claims.)
 NOT_FITTED_ON = frozenset({"scifact"})
 
 

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from . import data as D
-from . import devsets
-from .features import zscore
-from .fit import _platt
-from .heads import Head
-from .metrics import reliability, set_f1
-from .paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
+from bench.fitting import data as D
+from bench.fitting import devsets
+from bench.fitting.fit import _platt
+from bench.fitting.metrics import reliability, set_f1
+from evidence.judge.features import zscore
+from evidence.judge.heads import Head
+from evidence.judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
 
 HEAD_NAME = CONFIDENCE_HEAD
 FEATURES = ["paper_z"]

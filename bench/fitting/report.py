@@ -9,17 +9,24 @@ from typing import Any
 
 import numpy as np
 
-from . import devsets
-from . import scifact_pipeline as sp
-from .data import split_claims
-from .features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES, block_features, unit_features
-from .fit import fit_head, oof_predictions
-from .folds import FOLDS_FILE
-from .heads import PARAMS_DIR, Head
-from .local import stack_unit_probabilities
-from .metrics import ndcg_at, reliability, set_f1
-from .multihop import CONDITIONAL_FEATURES, PAIR_FEATURES, conditional_rows, pair_features, pair_rows, select_support
-from .paper_fit import fit_paper_reader
+from bench.fitting import devsets
+from bench.fitting import scifact_pipeline as sp
+from bench.fitting.data import split_claims
+from bench.fitting.fit import fit_head, oof_predictions
+from bench.fitting.metrics import ndcg_at, reliability, set_f1
+from bench.fitting.paper_fit import fit_paper_reader
+from evidence.eval.folds import FOLDS_FILE
+from evidence.judge.features import BLOCK_FEATURES, STACKED_FEATURES, UNIT_FEATURES, block_features, unit_features
+from evidence.judge.heads import PARAMS_DIR, Head
+from evidence.judge.local import stack_unit_probabilities
+from evidence.judge.multihop import (
+    CONDITIONAL_FEATURES,
+    PAIR_FEATURES,
+    conditional_rows,
+    pair_features,
+    pair_rows,
+    select_support,
+)
 
 QASPER_TOP = 2  # paragraphs selected per QASPER question
 HOTPOT_PARAGRAPHS = 2  # HotpotQA questions have two gold paragraphs

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..eval.metrics import ndcg_at_k
+from evidence.eval.metrics import ndcg_at_k
 
 
 def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:

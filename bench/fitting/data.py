@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from evidence.eval.hotpotqa import Question
+from evidence.eval.hotpotqa import load_hotpotqa as read_hotpotqa
 from evidence.ingest.parsers import parse_file
 from evidence.ingest.textnorm import squash
 from evidence.ingest.types import ParsedDocument, Region
@@ -32,17 +34,6 @@ class Claim:
     text: str
     cited: tuple[str, ...]
     rationales: dict[str, frozenset[int]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Question:
-    """A question over a few documents with gold evidence region indices per document."""
-
-    id: str
-    text: str
-    docids: tuple[str, ...]
-    gold: dict[str, frozenset[int]]
-    answer: str = ""
 
 
 def sha256_file(path: Path) -> str:
@@ -100,34 +91,8 @@ def split_claims(claims: Sequence[Claim]) -> tuple[list[Claim], list[Claim]]:
 
 
 def load_hotpotqa(path: Path | None = None) -> tuple[list[ParsedDocument], list[Question]]:
-    """Turn each question's context paragraphs into mini documents with exact sentence regions."""
-    path = path or DATA_DIR / "hotpotqa" / "hotpot-dev-distractor-30.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    docs: list[ParsedDocument] = []
-    questions: list[Question] = []
-    for qi, item in enumerate(raw):
-        qid = str(item.get("id") or item.get("_id") or f"hotpot-{qi}")
-        gold_pairs = set(zip(item["supporting_facts"]["title"], item["supporting_facts"]["sent_id"], strict=True))
-        docids, gold = [], {}
-        for pi, (title, sents) in enumerate(zip(item["context"]["title"], item["context"]["sentences"], strict=True)):
-            # HotpotQA sentences carry their leading space: the paragraph is their concatenation.
-            text = "".join(sents)
-            regions, pos = [], 0
-            for s in sents:
-                lead = len(s) - len(s.lstrip())
-                body = s.strip()
-                if body:
-                    regions.append(Region("sentence", pos + lead, pos + lead + len(body), title))
-                pos += len(s)
-            docid = f"{qid}/{pi}"
-            para = Region("paragraph", 0, len(text), title)
-            docs.append(ParsedDocument(title, text, "hotpotqa", docid, [para, *regions]))
-            docids.append(docid)
-            # Map gold sent_id (index into the raw list) to the kept sentence regions.
-            kept = [i for i, s in enumerate(sents) if s.strip()]
-            gold[docid] = frozenset(kept.index(s) for t, s in gold_pairs if t == title and s in kept)
-        questions.append(Question(qid, str(item["question"]), tuple(docids), gold, str(item.get("answer", ""))))
-    return docs, questions
+    """Return the HotpotQA dev questions' context paragraphs as mini documents, and the questions."""
+    return read_hotpotqa(path or DATA_DIR / "hotpotqa" / "hotpot-dev-distractor-30.json")
 
 
 def load_qasper(path: Path | None = None) -> tuple[list[ParsedDocument], list[Question]]:

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from . import devsets
-from . import scifact_pipeline as sp
-from .heads import PARAMS_DIR, Head
-from .local import LocalJudge
-from .metrics import ndcg_at, prf, recall_at, reliability
-from .relevance import assess_relevance
-from .report import split_indices
-from .types import Unit
+from bench.fitting import devsets
+from bench.fitting import scifact_pipeline as sp
+from bench.fitting.metrics import ndcg_at, prf, recall_at, reliability
+from bench.fitting.report import split_indices
+from evidence.judge.heads import PARAMS_DIR, Head
+from evidence.judge.local import LocalJudge
+from evidence.judge.relevance import assess_relevance
+from evidence.judge.types import Unit
 
 
 def cosine_baseline(sf: devsets.SciFact, claims: Sequence[int], t: float) -> set[tuple[int, str, int]]:
