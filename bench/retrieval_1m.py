@@ -1,10 +1,12 @@
 """Hybrid BM25 at scale: a synthetic collection of 1M passages (about 250K documents); latency and peak memory.
 
-    .venv/bin/python bench/retrieval_1m.py [--quick] [--passages N]
+    .venv/bin/python bench/retrieval_1m.py [--quick] [--passages N] [--before CHECKOUT]
 
 Token ids are drawn as numpy arrays (Zipfian, 200K types; passages up to 250 words, 1-8 per document) and the
-postings built in chunks straight from them, as strings would need tens of GB at this size. peak_mb is the
-process's peak resident set size (ru_maxrss) after each step; latency is single-threaded.
+postings built one chunk of tokens at a time straight from them (strings would need tens of GB at this size; no
+chunk's tokens are kept once its postings are made). peak_mb is the process's peak resident set size
+(ru_maxrss) after each step; latency is single-threaded. With --before (see bench/before.py) the other engine
+runs on the same arrays, query by query interleaved with this one, and its rankings are compared.
 """
 
 import os
@@ -18,19 +20,22 @@ import math  # noqa: E402
 import resource  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from dataclasses import asdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
-import scipy.sparse as sp  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from before import as_tuples, load_before  # noqa: E402
 
 from evidence.retrieval.bm25 import BM25Index  # noqa: E402
 from evidence.retrieval.hybrid import DOC_PARAMS, PASSAGE_PARAMS, HybridBM25  # noqa: E402
 
 N_TYPES = 200_000
-CHUNK = 100_000
+CHUNK = 25_000  # passages per chunk of tokens drawn (the stream is the same for any chunk size)
 
 
 def peak_mb() -> float:
@@ -46,25 +51,51 @@ def term_cdf() -> np.ndarray:
     return np.cumsum(weights / weights.sum())
 
 
-def postings(columns: int, chunks) -> sp.csr_matrix:
-    """Return the (terms x units) tf matrix from chunks of (token ids, unit of each token, first unit)."""
-    parts = []
-    for tokens, units, first in chunks:
-        ones = np.ones(len(tokens), dtype=np.float32)
-        n = int(units.max()) - first + 1
-        part = sp.csc_matrix((ones, (tokens, units - first)), shape=(N_TYPES, n), dtype=np.float32)
-        part.sum_duplicates()
-        parts.append(part)
-    matrix = sp.hstack(parts, format="csr", dtype=np.float32)
-    assert matrix.shape[1] == columns
-    matrix.sort_indices()
-    return matrix
+class Postings:
+    """A (terms x units) tf matrix built from chunks in unit order, each chunk's postings kept until finish().
+
+    Only one chunk's tokens exist at a time; finish() lays every term's postings out in unit order into the final
+    CSR arrays. Peak memory is about the finished arrays plus the kept pieces (tfs as uint16).
+    """
+
+    def __init__(self) -> None:
+        self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (per-term counts, units, tfs)
+        self.columns = 0
+
+    def add(self, tokens: np.ndarray, local_units: np.ndarray, n_units: int) -> None:
+        """Add n_units units (columns self.columns onwards); token i belongs to local unit local_units[i]."""
+        key = tokens.astype(np.int64) * n_units + local_units
+        key, tfs = np.unique(key, return_counts=True)  # sorted by (term, unit)
+        terms = key // n_units
+        units = (key - terms * n_units + self.columns).astype(np.int32)
+        self.pieces.append((np.bincount(terms, minlength=N_TYPES), units, tfs.astype(np.uint16)))
+        self.columns += n_units
+
+    def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return (indptr int64, units int32, tfs float32), releasing the pieces as they are copied."""
+        totals = np.sum([counts for counts, _, _ in self.pieces], axis=0)
+        indptr = np.zeros(N_TYPES + 1, dtype=np.int64)
+        np.cumsum(totals, out=indptr[1:])
+        units = np.empty(int(indptr[-1]), dtype=np.int32)
+        tfs = np.empty(int(indptr[-1]), dtype=np.float32)
+        filled = indptr[:-1].copy()  # where each term's next postings go
+        while self.pieces:
+            counts, piece_units, piece_tfs = self.pieces.pop(0)
+            starts = np.zeros(N_TYPES + 1, dtype=np.int64)
+            np.cumsum(counts, out=starts[1:])
+            dest = np.repeat(filled - starts[:-1], counts) + np.arange(len(piece_units))
+            units[dest], tfs[dest] = piece_units, piece_tfs
+            filled += counts
+            del counts, piece_units, piece_tfs, dest
+        return indptr, units, tfs
 
 
-def index_from(matrix: sp.csr_matrix, lengths: np.ndarray, ids: list[str], params) -> BM25Index:
+def index_from(arrays: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.ndarray, ids: list[str], params,
+               module=None) -> BM25Index:  # fmt: skip
+    indptr, units, tfs = arrays
     vocab = {f"w{i}": i for i in range(N_TYPES)}
-    return BM25Index(vocab, matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32),
-                     matrix.data.astype(np.float32), lengths.astype(np.int32), ids, params)  # fmt: skip
+    cls = BM25Index if module is None else module.BM25Index
+    return cls(vocab, indptr, units, tfs, lengths.astype(np.int32), ids, params)
 
 
 def main() -> None:
@@ -72,6 +103,7 @@ def main() -> None:
     parser.add_argument("--passages", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="200K passages")
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--before", type=Path, help="a checkout of evidence/retrieval to time side by side")
     args = parser.parse_args()
     n_passages = 200_000 if args.quick else args.passages
     rng = np.random.default_rng(11)
@@ -83,53 +115,77 @@ def main() -> None:
     ordinals = np.arange(n_passages) - np.searchsorted(doc_of, doc_of)
     starts = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
 
+    # One chunk of tokens at a time (the same random stream as drawing them all first): passage postings per
+    # chunk; document postings for the documents the chunk completes (a document's tail waits for the next).
     started = time.perf_counter()
-    token_chunks = []
+    passage_postings, doc_postings = Postings(), Postings()
+    carry_tokens, carry_docs = np.empty(0, np.int32), np.empty(0, np.int64)
     for first in range(0, n_passages, CHUNK):
         last = min(first + CHUNK, n_passages)
         count = int(starts[last] - starts[first])
         tokens = np.searchsorted(cdf, rng.random(count)).astype(np.int32).clip(0, N_TYPES - 1)
-        units = np.repeat(np.arange(first, last, dtype=np.int32), lengths[first:last])
-        token_chunks.append((tokens, units, first))
+        units = np.repeat(np.arange(last - first, dtype=np.int64), lengths[first:last])
+        passage_postings.add(tokens, units, last - first)
+        docs = np.concatenate([carry_docs, doc_of[units + first]])
+        tokens = np.concatenate([carry_tokens, tokens])
+        del units
+        done = n_docs if last == n_passages else int(doc_of[last])  # documents before this one are complete
+        cut = int(np.searchsorted(docs, done))
+        first_doc = doc_postings.columns
+        doc_postings.add(tokens[:cut], docs[:cut] - first_doc, done - first_doc)
+        carry_tokens, carry_docs = tokens[cut:], docs[cut:]
+        del tokens, docs
+    generate_s = time.perf_counter() - started
     emit(case="generate", passages=n_passages, documents=n_docs, tokens=int(starts[-1]),
-         seconds=round(time.perf_counter() - started, 1), peak_mb=peak_mb())  # fmt: skip
+         seconds=round(generate_s, 1), peak_mb=peak_mb())  # fmt: skip
 
-    started = time.perf_counter()
-    passage_matrix = postings(n_passages, token_chunks)
     passage_ids = [f"d{d}#{o}" for d, o in zip(doc_of.tolist(), ordinals.tolist(), strict=True)]
-    passage_index = index_from(passage_matrix, lengths, passage_ids, PASSAGE_PARAMS)
-    del passage_matrix
-    doc_chunks = [(tokens, doc_of[units], int(doc_of[first])) for tokens, units, first in token_chunks]
-    # A document can straddle two chunks, so document columns are summed over chunks rather than stacked.
-    doc_matrix = None
-    for tokens, docs, _ in doc_chunks:
-        part = sp.csr_matrix((np.ones(len(tokens), np.float32), (tokens, docs)), shape=(N_TYPES, n_docs))
-        doc_matrix = part if doc_matrix is None else doc_matrix + part
-    del doc_chunks, token_chunks
-    doc_matrix.sort_indices()
+    passage_arrays = passage_postings.finish()
+    passage_index = index_from(passage_arrays, lengths, passage_ids, PASSAGE_PARAMS)
     doc_lengths = np.bincount(doc_of, weights=lengths, minlength=n_docs).astype(np.int32)
-    doc_index = index_from(doc_matrix, doc_lengths, [f"d{i}" for i in range(n_docs)], DOC_PARAMS)
-    del doc_matrix
-    hybrid = HybridBM25(doc_index, passage_index, [f"d{d}" for d in doc_of.tolist()], ordinals.tolist())
+    doc_arrays = doc_postings.finish()
+    doc_ids = [f"d{i}" for i in range(n_docs)]
+    doc_index = index_from(doc_arrays, doc_lengths, doc_ids, DOC_PARAMS)
+    passage_docids = [f"d{d}" for d in doc_of.tolist()]
+    hybrid = HybridBM25(doc_index, passage_index, passage_docids, ordinals.tolist())
     build_s = time.perf_counter() - started
-    index_mb = sum(a.nbytes for ix in (doc_index, passage_index) for a in (ix._indptr, ix._units, ix._tfs)) / 2**20
+    index_mb = sum(a.nbytes for arrays in (doc_arrays, passage_arrays) for a in arrays) / 2**20
     emit(case="build", passages=n_passages, documents=n_docs, seconds=round(build_s, 1),
          index_mb=round(index_mb, 1), peak_mb=peak_mb())  # fmt: skip
 
     vocab = [f"w{i}" for i in range(N_TYPES)]
     queries = [[vocab[t] for t in np.searchsorted(cdf, rng.random(int(rng.integers(3, 9))))]
                for _ in range(args.queries)]  # fmt: skip
-    hybrid.search(queries[0], 1000)
+    engines = {"after": hybrid}
+    if args.before:
+        old = load_before(args.before)
+        engines["before"] = old["hybrid"].HybridBM25(
+            index_from(doc_arrays, doc_lengths, doc_ids, old["bm25"].BM25Params(**asdict(DOC_PARAMS)), old["bm25"]),
+            index_from(passage_arrays, lengths, passage_ids, old["bm25"].BM25Params(**asdict(PASSAGE_PARAMS)),
+                       old["bm25"]),
+            passage_docids, ordinals.tolist())  # fmt: skip
+    for engine in engines.values():
+        engine.search(queries[0], 1000)
     for depth in (10, 1000):
-        times = []
+        times: dict[str, list[float]] = {name: [] for name in engines}
+        identical = True
         for query in queries:
-            t = time.perf_counter()
-            hybrid.search(query, depth)
-            times.append((time.perf_counter() - t) * 1000)
+            results = {}
+            for name, engine in engines.items():  # interleaved: both see the same machine load
+                t = time.perf_counter()
+                results[name] = engine.search(query, depth)
+                times[name].append((time.perf_counter() - t) * 1000)
+            if "before" in results:
+                identical &= as_tuples(results["before"]) == as_tuples(results["after"])
+        extra = {}
+        if "before" in engines:
+            extra = {"before_p50_ms": round(float(np.percentile(times["before"], 50)), 2),
+                     "before_p95_ms": round(float(np.percentile(times["before"], 95)), 2),
+                     "identical_to_before": identical}  # fmt: skip
         emit(case="hybrid", corpus=f"synthetic-{n_passages // 1000}k-passages", passages=n_passages,
-             documents=n_docs, depth=depth, p50_ms=round(float(np.percentile(times, 50)), 2),
-             p95_ms=round(float(np.percentile(times, 95)), 2), queries=len(queries), peak_mb=peak_mb(),
-             load_avg_1m=round(os.getloadavg()[0], 2))  # fmt: skip
+             documents=n_docs, depth=depth, p50_ms=round(float(np.percentile(times["after"], 50)), 2),
+             p95_ms=round(float(np.percentile(times["after"], 95)), 2), **extra, queries=len(queries),
+             peak_mb=peak_mb(), load_avg_1m=round(os.getloadavg()[0], 2))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import math
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from evidence.retrieval.smallfloat import LENGTH_TABLE, encode_lengths
 from evidence.retrieval.types import Hit
 
 VARIANTS = ("lucene", "okapi")
+IMPACT_CACHE_BYTES = 256 * 2**20  # per index: the query terms' contributions, see BM25Index._term_scores
 _FORMAT = 1
 
 
@@ -109,6 +111,10 @@ class BM25Index:
         self._indptr, self._units, self._tfs, self._lengths = indptr, units, tfs, lengths
         self._norm: np.ndarray | None = None
         self._okapi_idf: np.ndarray | None = None
+        self._doc_count: int | None = None
+        self._impact_cache: dict[int, tuple[np.ndarray | None, np.ndarray]] = {}
+        self._impact_bytes = 0
+        self._impact_lock = threading.Lock()
 
     @classmethod
     def build(cls, token_lists: Sequence[Sequence[str]], ids: Sequence[str], params: BM25Params) -> "BM25Index":
@@ -130,7 +136,7 @@ class BM25Index:
         self._indptr, self._units, self._tfs = indptr, units, tfs
         self._lengths = np.concatenate([self._lengths, b_lengths])
         self.ids = self.ids + list(ids)
-        self._norm = self._okapi_idf = None
+        self._forget_statistics()
 
     def extend(self, other: "BM25Index") -> None:
         """Append another index's units after these (a segment); the result equals a rebuild over all units."""
@@ -149,7 +155,12 @@ class BM25Index:
         self.vocab = vocab
         self._lengths = np.concatenate([self._lengths, other._lengths])
         self.ids = self.ids + list(other.ids)
-        self._norm = self._okapi_idf = None
+        self._forget_statistics()
+
+    def _forget_statistics(self) -> None:
+        """Drop what depends on N, avgdl or df (after units are added); a copy.copy gets its own cache then."""
+        self._norm = self._okapi_idf = self._doc_count = None
+        self._impact_cache, self._impact_bytes, self._impact_lock = {}, 0, threading.Lock()
 
     def to_arrays(self) -> tuple[dict[str, np.ndarray], dict[str, object]]:
         """Return the index as arrays and a JSON-able header (the segment format of index_store)."""
@@ -218,34 +229,106 @@ class BM25Index:
                 counts[t] = counts.get(t, 0) + 1
         return counts
 
-    def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
-        """Return the float64 BM25 score of every unit; a repeated query term counts each time."""
-        out = np.zeros(len(self), dtype=np.float64)
-        terms = self._query_terms(query_tokens)
-        if not terms:
-            return out
+    def _impacts(self, t: int) -> np.ndarray:
+        """Return term t's float contribution to each unit of its postings for a query count of 1.
+
+        Lucene: ``w - w / (1 + tf * normInverse)`` in float32; okapi: ``idf * (tf * (k1 + 1) / (tf + norm))`` in
+        float64.
+        """
+        s, e = self._indptr[t], self._indptr[t + 1]
+        units, tf = self._units[s:e], self._tfs[s:e]
         if self.params.variant == "okapi":
             idf, norm = self._okapi_state()
-            k1p1 = self.params.k1 + 1
-            for t, count in terms.items():
-                s, e = self._indptr[t], self._indptr[t + 1]
-                units, tf = self._units[s:e], self._tfs[s:e].astype(np.float64)
-                out[units] += count * (idf[t] * (tf * k1p1 / (tf + norm[units])))
-            return out
-        norm_inv = self._lucene_norm()
-        n_docs = int(np.count_nonzero(self._lengths))
-        for t, count in terms.items():
+            tf64 = tf.astype(np.float64)
+            return idf[t] * (tf64 * (self.params.k1 + 1) / (tf64 + norm[units]))
+        return self._lucene_contribution(t, 1, units, tf)
+
+    def _term_scores(self, t: int) -> tuple[np.ndarray | None, np.ndarray]:
+        """Return (units, float64 contributions) of term t, or (None, a dense per-unit array) for a common term.
+
+        Cached per term (least recently used first out, IMPACT_CACHE_BYTES per index): a query then only adds
+        arrays. A term in over a third of the units is kept dense, so adding it is one contiguous pass.
+        """
+        with self._impact_lock:
+            return self._cached_term_scores(t)
+
+    def _cached_term_scores(self, t: int) -> tuple[np.ndarray | None, np.ndarray]:
+        cached = self._impact_cache.pop(t, None)
+        if cached is None:
             s, e = self._indptr[t], self._indptr[t + 1]
-            units = self._units[s:e]
-            df = e - s
-            # Lucene: idf in double then cast; a repeated term is one clause boosted by its count
-            weight = np.float32(count) * np.float32(math.log(1 + (n_docs - df + 0.5) / (df + 0.5)))
-            out[units] += weight - weight / (np.float32(1.0) + self._tfs[s:e] * norm_inv[units])
-        return out.astype(np.float32).astype(np.float64)
+            impacts = self._impacts(t).astype(np.float64)
+            if 3 * (e - s) > len(self):
+                dense = np.zeros(len(self), dtype=np.float64)
+                dense[self._units[s:e]] = impacts
+                cached = (None, dense)
+            else:
+                cached = (self._units[s:e].astype(np.intp), impacts)
+            size = cached[1].nbytes + (0 if cached[0] is None else cached[0].nbytes)
+            while self._impact_cache and self._impact_bytes + size > IMPACT_CACHE_BYTES:
+                old_units, old_values = self._impact_cache.pop(next(iter(self._impact_cache)))
+                self._impact_bytes -= old_values.nbytes + (0 if old_units is None else old_units.nbytes)
+            self._impact_bytes += size
+        self._impact_cache[t] = cached  # most recently used last
+        return cached
+
+    def _lucene_contribution(self, t: int, count: int, units: np.ndarray, tf: np.ndarray) -> np.ndarray:
+        """Return Lucene BM25Similarity's float32 score of term t (a clause boosted by count) for each posting."""
+        df = int(self._indptr[t + 1] - self._indptr[t])
+        n_docs = self._n_docs()
+        # Lucene: idf in double then cast; a repeated term is one clause boosted by its count
+        weight = np.float32(count) * np.float32(math.log(1 + (n_docs - df + 0.5) / (df + 0.5)))
+        return weight - weight / (np.float32(1.0) + tf * self._lucene_norm()[units])
+
+    def _n_docs(self) -> int:
+        """Return Lucene's docCount (units with at least one token)."""
+        if self._doc_count is None:
+            self._doc_count = int(np.count_nonzero(self._lengths))
+        return self._doc_count
+
+    def _sums(self, terms: dict[int, int]) -> np.ndarray:
+        """Return the float64 sum over terms of each unit's contributions, added in query-term order from 0.0.
+
+        Adding a dense array adds 0.0 to the units without the term, which leaves their sums unchanged.
+        """
+        out = np.zeros(len(self), dtype=np.float64)
+        for t, count in terms.items():
+            if self._indptr[t] == self._indptr[t + 1]:
+                continue
+            if count > 1 and self.params.variant != "okapi":
+                s, e = self._indptr[t], self._indptr[t + 1]
+                out[self._units[s:e]] += self._lucene_contribution(t, count, self._units[s:e], self._tfs[s:e])
+                continue
+            units, values = self._term_scores(t)
+            if count > 1:
+                values = count * values
+            if units is None:
+                out += values
+            else:
+                out[units] += values
+        return out
+
+    def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """Return the float64 BM25 score of every unit; a repeated query term counts each time."""
+        sums = self._sums(self._query_terms(query_tokens))
+        if self.params.variant == "okapi":
+            return sums
+        return sums.astype(np.float32).astype(np.float64)
 
     def top_k(self, query_tokens: Sequence[str], k: int) -> list[tuple[int, float]]:
         """Return up to k (unit index, score) with score > 0, by score desc then index asc."""
-        return select_top_k(self.scores(query_tokens), k)
+        idx, vals = self.top_k_arrays(query_tokens, k)
+        return list(zip(idx.tolist(), vals.tolist(), strict=True))
+
+    def top_k_arrays(self, query_tokens: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return top_k as arrays (unit indexes int64, float64 scores), without Python objects per unit."""
+        terms = self._query_terms(query_tokens)
+        if not terms or k <= 0:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+        sums = self._sums(terms)
+        # Lucene's scores are float32: rank the rounded values (rounding can tie units that differ in float64)
+        scores = sums if self.params.variant == "okapi" else sums.astype(np.float32)
+        idx, vals = top_k_indices(scores, k)
+        return idx, vals.astype(np.float64)
 
     def search(self, query_tokens: Sequence[str], k: int) -> list[Hit]:
         """Return the top k units as Hits."""
@@ -303,13 +386,38 @@ class BM25Index:
 
 def select_top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
     """Return up to k (index, score) with score > 0, by score desc then index asc, without a full sort."""
-    if k <= 0:
-        return []
-    cand = np.flatnonzero(scores > 0)
+    idx, vals = top_k_indices(scores, k)
+    return list(zip(idx.tolist(), vals.astype(np.float64).tolist(), strict=True))
+
+
+_SAMPLE_STRIDE = 16
+
+
+def top_k_indices(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (indexes, scores) of the up to k units with score > 0, by score desc then index asc.
+
+    A threshold from a strided sample (about twice k units expected at or above it) cuts the candidates to a
+    few thousand in one pass; when fewer than k pass, every positive score is a candidate. Either way every unit
+    tied with the k-th score is a candidate, so the result equals a full sort's.
+    """
+    if k <= 0 or not len(scores):
+        return np.empty(0, dtype=np.int64), scores[:0]
+    cand = None
+    n = len(scores)
+    if n > 8 * k * _SAMPLE_STRIDE // 2:
+        sample = scores[::_SAMPLE_STRIDE]
+        j = min(len(sample) - 1, 2 * k // _SAMPLE_STRIDE + 8)
+        threshold = np.partition(sample, len(sample) - 1 - j)[len(sample) - 1 - j]
+        if threshold > 0:
+            cand = np.flatnonzero(scores >= threshold)
+            if len(cand) < k:
+                cand = None
+    if cand is None:
+        cand = np.flatnonzero(scores > 0)
     vals = scores[cand]
     if len(cand) > k:
         kth = vals[np.argpartition(-vals, k - 1)[k - 1]]
         keep = vals >= kth  # keeps every unit tied with the k-th so ties resolve by index below
         cand, vals = cand[keep], vals[keep]
     order = np.lexsort((cand, -vals))[:k]
-    return [(int(i), float(s)) for i, s in zip(cand[order], vals[order], strict=True)]
+    return cand[order].astype(np.int64), vals[order]

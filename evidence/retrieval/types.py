@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One ranked unit: a document id, its score, and the ordinal of its best passage when relevant."""
 
