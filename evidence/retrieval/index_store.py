@@ -16,7 +16,7 @@ import json
 import math
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -42,12 +42,16 @@ class CollectionIndex:
     passages: BM25Index
     passage_docids: list[str]
     passage_ordinals: list[int]
+    _hybrid: HybridBM25 | None = field(default=None, init=False, repr=False, compare=False)
 
     def analyze(self, text: str) -> list[str]:
         return get_analyzer(self.analyzer_name)(text)
 
     def hybrid(self) -> HybridBM25:
-        return HybridBM25(self.documents, self.passages, self.passage_docids, self.passage_ordinals)
+        """Return the fused searcher, made once per index (its docid tables are built on its first search)."""
+        if self._hybrid is None:
+            self._hybrid = HybridBM25(self.documents, self.passages, self.passage_docids, self.passage_ordinals)
+        return self._hybrid
 
     def extended(self, segment: CollectionIndex) -> CollectionIndex:
         """Return a new index with the segment's units after these (searches holding this one are not disturbed)."""
