@@ -1,6 +1,6 @@
 """Fit the local judge on ../shared/data and print a JSON report last (deterministic; needs no database).
 
-Usage: .venv/bin/python bench/fit_judge.py [--out DIR] [--no-quality]
+Usage: .venv/bin/python bench/fit_judge.py [--out DIR] [--no-quality] [--only-scifact]
 Fits on the fixed split (SciFact train claims sorted by id, first 80%; HotpotQA and QASPER heads on
 their dev sets with grouped CV figures), writes the product heads, the cross-fitted fold heads
 (paragraph_fold*, multihop_fold*, multihop_unit_fold*) and params/folds.json, then reports held-out
@@ -27,9 +27,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(PARAMS_DIR), help="folder for the head parameter files")
     parser.add_argument("--no-quality", action="store_true", help="skip the held-out evaluation")
+    parser.add_argument("--only-scifact", action="store_true", help="refit the document and sentence heads only")
     args = parser.parse_args()
     out = Path(args.out)
-    report = {"fit": fit_all(out)}
+    report = {"fit": fit_all(out, only_scifact=args.only_scifact)}
     if not args.no_quality:
         report["held_out"] = held_out_report(out)
     print(json.dumps(report))
