@@ -5,14 +5,17 @@ Any worker on any machine reads the same index with only Postgres shared. Ingest
 collection; it never rewrites what is stored, so a file's cost does not grow with the collection. Runs of
 MERGE_FACTOR segments of one size class are merged into one (Lucene's tiered merging in small), which keeps a
 cold load to a few blobs and costs each document O(log n) merges over its life. A process keeps the index in
-memory and, when the version moves, fetches only the segments it lacks.
+memory and, when the version moves, fetches only the segments it lacks. Merges run in a background thread after
+the append commits (schedule_merge), not inside the ingest that appended.
 """
 
 from __future__ import annotations
 
+import atexit
 import copy
 import io
 import json
+import logging
 import math
 import threading
 from collections.abc import Sequence
@@ -21,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
 from ..models import Collection, Document, IndexSegment, Passage
@@ -169,7 +172,7 @@ def add_documents(collection_id: int, document_ids: Sequence[int]) -> int:
         IndexSegment.objects.create(collection_id=collection_id, first_version=version, version=version,
                                     documents=len(wanted), data=encode(segment))  # fmt: skip
         Document.objects.filter(pk__in=wanted).update(index_version=version)
-    merge_segments(collection_id)
+    schedule_merge(collection_id)
     return version
 
 
@@ -177,8 +180,26 @@ def size_class(documents: int) -> int:
     return int(math.log(max(documents, 1), MERGE_FACTOR))
 
 
+def _mergeable_run(rows: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]] | None:
+    """Return the first MERGE_FACTOR consecutive segments (in version order) of one size class, if any."""
+    run: list[tuple[int, int, int, int]] = []
+    for row in rows:
+        if run and size_class(row[3]) != size_class(run[-1][3]):
+            run = []
+        run.append(row)
+        if len(run) == MERGE_FACTOR:
+            return run
+    return None
+
+
 def merge_segments(collection_id: int) -> int:
-    """Merge each trailing run of MERGE_FACTOR segments of one size class into one; return how many merges."""
+    """Merge runs of MERGE_FACTOR consecutive segments of one size class into one, until none is left; return how
+    many merges.
+
+    A merged segment covers the same versions as the ones it replaces, so the version sequence does not move and a
+    reader holding those versions keeps its index. Any run merges, not only the newest, so merges skipped while
+    segments were appended (a process that ended first) are caught up by the next one.
+    """
     merges = 0
     while True:
         with transaction.atomic():
@@ -188,17 +209,9 @@ def merge_segments(collection_id: int) -> int:
                 .order_by("version")
                 .values_list("pk", "first_version", "version", "documents")
             )
-            if not rows:
+            run = _mergeable_run(rows)
+            if run is None:
                 return merges
-            level = size_class(rows[-1][3])
-            run: list[tuple[int, int, int, int]] = []
-            for row in reversed(rows):
-                if size_class(row[3]) != level:
-                    break
-                run.insert(0, row)
-            if len(run) < MERGE_FACTOR:
-                return merges
-            run = run[-MERGE_FACTOR:]
             blobs = dict(IndexSegment.objects.filter(pk__in=[r[0] for r in run]).values_list("pk", "data"))
             merged = decode(blobs[run[0][0]], run[0][2])
             for pk, _, version, _ in run[1:]:
@@ -207,6 +220,66 @@ def merge_segments(collection_id: int) -> int:
             IndexSegment.objects.create(collection_id=collection_id, first_version=run[0][1], version=run[-1][2],
                                         documents=sum(r[3] for r in run), data=encode(merged))  # fmt: skip
             merges += 1
+
+
+# -- background merges ------------------------------------------------------------------------------------------
+# Ingest appends its segment and returns; merges run after it in one thread per process, collections queued at
+# most once. Inside a caller's transaction (a test, or a caller that wants it) the merge runs inline instead:
+# a thread could not see the uncommitted segment. merge_segments takes the collection's row lock, so merges from
+# several processes take turns and never break the version sequence.
+
+_merges = threading.Condition()
+_merge_queue: list[int] = []
+_merging = 0
+_merge_thread: threading.Thread | None = None
+log = logging.getLogger(__name__)
+
+
+def schedule_merge(collection_id: int) -> None:
+    """Merge the collection's small segments soon, off the caller's path (inline inside a transaction)."""
+    if connection.in_atomic_block or not getattr(settings, "EVIDENCE_BACKGROUND_MERGES", True):
+        merge_segments(collection_id)
+        return
+    global _merge_thread
+    with _merges:
+        if collection_id not in _merge_queue:
+            _merge_queue.append(collection_id)
+        if _merge_thread is None or not _merge_thread.is_alive():
+            _merge_thread = threading.Thread(target=_merge_forever, name="index-merges", daemon=True)
+            _merge_thread.start()
+        _merges.notify_all()
+
+
+def _merge_forever() -> None:
+    global _merging
+    while True:
+        with _merges:
+            while not _merge_queue:
+                _merges.wait()
+            collection_id = _merge_queue.pop(0)
+            _merging += 1
+        try:
+            merge_segments(collection_id)
+        except Collection.DoesNotExist:
+            pass  # deleted meanwhile: its segments went with it
+        except Exception:  # the next append schedules the merge again
+            log.exception("merging collection %s's index segments failed", collection_id)
+        finally:
+            with _merges:
+                _merging -= 1
+                idle = not _merge_queue
+                _merges.notify_all()
+            if idle:
+                connection.close()  # hold no connection while idle (a test database can be dropped)
+
+
+def wait_for_merges(timeout: float | None = None) -> bool:
+    """Block until this process's queued merges are done; False if timeout passed first."""
+    with _merges:
+        return _merges.wait_for(lambda: not _merge_queue and not _merging, timeout)
+
+
+atexit.register(wait_for_merges, 120.0)  # a CLI ingest does not leave its last merges undone
 
 
 def rebuild(collection_id: int) -> int:
