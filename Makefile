@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_GROUPS := retrieval retrieval-100k retrieval-1m embed embed-quality index ingest judge load
 
-.PHONY: setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) eval lint clean-data browsers
+.PHONY: setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) bench-ingest-1000 eval lint clean-data browsers
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@boot=$$(scripts/find-python.sh) || exit 1; \
@@ -45,6 +45,10 @@ bench: setup
 # One group each (bench/run_all.py lists them), a few minutes apiece: make bench-retrieval, make bench-embed, ...
 $(addprefix bench-,$(BENCH_GROUPS)): bench-%: setup
 	@$(PY) bench/run_all.py $*
+
+# 1,000 synthesized full papers ingested end to end: tens of minutes on 2 cores, so not part of `make bench`.
+bench-ingest-1000: setup
+	@$(PY) bench/run_all.py ingest-1000
 
 eval: setup
 	@$(PY) scripts/eval_dev.py

@@ -1,6 +1,6 @@
 """`make bench` and `make bench-NAME`: run benchmark groups; each script prints one JSON line per case.
 
-    .venv/bin/python bench/run_all.py [GROUP ...] [--quick]     (no group: all of them, in the order below)
+    .venv/bin/python bench/run_all.py [GROUP ...] [--quick]     (no group: all but ingest-1000, in the order below)
 
 Each group finishes in a few minutes on 2 cores; its lines are kept in artifacts/bench/<script>.jsonl.
 """
@@ -24,7 +24,9 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
     "judge": [("bench/judge_bench.py", [], False)],
     "load": [("bench/load_test.py", [], False)],
+    "ingest-1000": [("bench/ingest_1000.py", [], False)],  # tens of minutes: only when named (make bench-ingest-1000)
 }
+EXPLICIT_ONLY = {"ingest-1000"}
 
 
 def anserini_peer() -> None:
@@ -48,7 +50,7 @@ def anserini_peer() -> None:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    names = [arg for arg in sys.argv[1:] if not arg.startswith("--")] or list(GROUPS)
+    names = [arg for arg in sys.argv[1:] if not arg.startswith("--")] or [g for g in GROUPS if g not in EXPLICIT_ONLY]
     unknown = [name for name in names if name not in GROUPS]
     if unknown:
         sys.exit(f"unknown benchmark group {', '.join(unknown)}: choose from {', '.join(GROUPS)}")
