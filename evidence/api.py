@@ -14,11 +14,11 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from . import broadcast, events, queueing, runs, schemas
-from .agent.loop import reap_stale_runs, stale_window_s
 from .eval.compare_runs import compare as compare_runs
+from .event_stream import json_events, resume_point
 from .ingest.jobs import create_job, retry_file
-from .models import Collection, Document, Evaluation, IngestJob, Run, Span, run_config
-from .streaming import json_events, last_seen
+from .models import Collection, Document, Evaluation, IngestJob, Run, Span
+from .run_config import RunConfig, user_config
 from .tasks import enqueue_files, enqueue_ingest
 
 log = logging.getLogger(__name__)
@@ -157,8 +157,11 @@ def upload_files(request: HttpRequest, collection_id: int):
     return Status(202, upload_out(job))
 
 
-@router.post("/uploads/{upload_id}/files/{file_id}/retry", tags=["collections"],
-             response={202: schemas.UploadOut, 409: schemas.Error, **UNSAFE})
+@router.post(
+    "/uploads/{upload_id}/files/{file_id}/retry",
+    tags=["collections"],
+    response={202: schemas.UploadOut, 409: schemas.Error, **UNSAFE},
+)
 def retry_upload_file(request: HttpRequest, upload_id: int, file_id: int):
     """Queue a failed file of an upload again (its stored bytes are kept); 409 if it has not failed."""
     job = owned(IngestJob.objects.filter(owner=request.user), upload_id, "upload")
@@ -306,7 +309,9 @@ def run_out(run: Run) -> dict[str, Any]:
         "started_at",
         "finished_at",
     )
-    return {**{f: getattr(run, f) for f in fields}, "elapsed_s": run.elapsed_s}
+    out = {f: getattr(run, f) for f in fields}
+    out["config"] = RunConfig.of(run).as_stored()
+    return {**out, "elapsed_s": run.elapsed_s}
 
 
 def my_run(request: HttpRequest, run_id: int) -> Run:
@@ -315,9 +320,9 @@ def my_run(request: HttpRequest, run_id: int) -> Run:
     if (
         run.status == Run.Status.RUNNING
         and run.heartbeat_at
-        and (timezone.now() - run.heartbeat_at).total_seconds() > stale_window_s()
+        and (timezone.now() - run.heartbeat_at).total_seconds() > runs.stale_window_s()
     ):
-        reap_stale_runs(run_id=run.pk)
+        runs.reap_stale_runs(run_id=run.pk)
         run.refresh_from_db()
     return run
 
@@ -349,7 +354,7 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
         scope = runs.check_request(collection, body.question, body.documents)
         run, created = runs.start_run(
             request.user, collection, body.question, system=body.system, task=body.task,
-            config=run_config(body.searcher, scope), idempotency_key=key,
+            config=user_config(body.searcher, scope, body.options), idempotency_key=key,
         )  # fmt: skip
     except runs.RunRefused as error:
         raise HttpError(400, str(error)) from error
@@ -432,7 +437,7 @@ async def stream_run(request: HttpRequest, run_id: int, after: int = Query(0, ge
         run = await Run.objects.filter(pk=run_id, owner_id=request.auth.pk).only("pk", "status", "last_seq").afirst()
     if run is None:
         raise not_found("run")
-    start = last_seen(request.headers.get("Last-Event-ID"), after)
+    start = resume_point(request.headers.get("Last-Event-ID"), after)
     if run.is_finished and start >= run.last_seq:
         return HttpResponse(status=204)  # tells EventSource to stop reconnecting
     release = broadcast.reserve(request.auth.pk)

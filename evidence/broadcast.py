@@ -121,7 +121,7 @@ _broadcasters: dict[int, Broadcaster] = {}
 
 def broadcaster() -> Broadcaster:
     """Return this event loop's broadcaster (one per process under uvicorn; tests may run several loops)."""
-    from .streaming import conninfo
+    from .event_stream import conninfo
 
     loop = asyncio.get_running_loop()
     found = _broadcasters.get(id(loop))

@@ -6,8 +6,9 @@ from django import forms
 
 from . import runs
 from .agent.loop import SYSTEM_NAMES
-from .models import Collection, Run, run_config
+from .models import Collection, Run
 from .retrieval.searchers import SEARCHERS
+from .run_config import user_config
 
 SYSTEM_LABELS = {
     "dual": "Dual (planner + System 1 judge)",
@@ -53,8 +54,14 @@ class AskForm(forms.Form):
     def start_run(self, owner) -> Run:
         """Start the run the form describes (the runs service: quota, queue); raises what start_run raises."""
         data = self.cleaned_data
-        run, _ = runs.start_run(owner, data["collection"], data["question"], system=data["system"],
-                                task=data["task"], config=run_config(data["searcher"], data.get("scope")))
+        run, _ = runs.start_run(
+            owner,
+            data["collection"],
+            data["question"],
+            system=data["system"],
+            task=data["task"],
+            config=user_config(data["searcher"], data.get("scope")),
+        )
         return run
 
 

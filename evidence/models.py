@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -50,11 +48,6 @@ class Collection(models.Model):
 
 
 MAX_SCOPE_DOCUMENTS = 50  # a run limited to a few documents (a question about one paper)
-
-
-def run_config(searcher: str, scope: list[str] | None = None) -> dict[str, Any]:
-    """Return the config of a run a user starts: its searcher, and the documents it is limited to, if any."""
-    return {"searcher": searcher, **({"scope_docids": list(scope)} if scope else {})}
 
 
 class Document(models.Model):

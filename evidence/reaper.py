@@ -42,7 +42,7 @@ def due_for_resend(sent: datetime, sends: int, now: datetime) -> bool:
 
 def reap(now: datetime | None = None) -> dict[str, list[int]]:
     """One pass over every kind of stuck unit; returns the ids acted on, by what was done."""
-    from .agent.loop import reap_stale_runs
+    from .runs import reap_stale_runs
 
     now = now or timezone.now()
     acted = {"runs_failed_lost_worker": reap_stale_runs(), **requeue_stale_files(now)}
@@ -55,7 +55,7 @@ def reap(now: datetime | None = None) -> dict[str, list[int]]:
 
 def workers_busy(now: datetime) -> bool:
     """Whether some worker is working, or ended a unit within the last resend interval."""
-    from .agent.loop import stale_window_s
+    from .runs import stale_window_s
 
     recent = now - timedelta(seconds=resend_after_s())
     working = [IngestFile.Status.PARSING, IngestFile.Status.EMBEDDING]

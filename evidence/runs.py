@@ -1,4 +1,4 @@
-"""The runs service: the one way into a run and the one way to stop one.
+"""The runs service: the one way into a run and the one way out: create, start, claim, cancel, reap.
 
 The Ask page, the API, `manage.py ask`, evaluations and replays all create runs here, so they refuse the same
 bad run for the same reason: an empty question, an empty collection, documents that are not in the collection,
@@ -9,14 +9,17 @@ their own answers (a form error, an HTTP status, a command error).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import events, queueing, quotas
 from .models import Collection, Run
+from .run_config import RunConfig
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +55,7 @@ def create_run(
     *,
     system: str,
     task: str = Run.Task.QA,
-    config: dict[str, Any] | None = None,
+    config: RunConfig | dict[str, Any] | None = None,
     budget_s: float | None = None,
     spend_cap_usd: float | None = None,
     quota: bool = True,
@@ -61,8 +64,14 @@ def create_run(
     """Create a queued run row (committed); return (run, created).
 
     `quota` applies the owner's limits (people starting runs; evaluations and replays run on their own budget).
-    A key the owner already used returns that run (created False) instead of another.
+    A key the owner already used returns that run (created False) instead of another. A configuration that
+    does not validate is a RunRefused about `config`, saying which option is wrong.
     """
+    if not isinstance(config, RunConfig):
+        try:
+            config = RunConfig.parse(config)
+        except ValueError as error:
+            raise RunRefused(str(error), "config") from error
     if idempotency_key and (earlier := Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()):
         return earlier, False
     try:
@@ -75,7 +84,7 @@ def create_run(
                 question=question.strip(),
                 system=system,
                 task=task,
-                config=config or {},
+                config=config.as_stored(),
                 budget_s=settings.EVIDENCE_RUN_BUDGET_S if budget_s is None else budget_s,
                 spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD if spend_cap_usd is None else spend_cap_usd,
                 idempotency_key=idempotency_key or None,
@@ -122,3 +131,49 @@ def cancel_run(run: Run) -> bool:
         events.emit(run.pk, "finished", {"status": Run.Status.CANCELLED, "error": "cancelled before it started"})
         return True
     return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
+
+
+STALE_AFTER_S = 180
+
+
+def stale_window_s() -> float:
+    """Return how long a silent heartbeat means a lost worker (setting EVIDENCE_RUN_STALE_AFTER_S)."""
+    return float(getattr(settings, "EVIDENCE_RUN_STALE_AFTER_S", STALE_AFTER_S))
+
+
+def claim_run(run_id: int) -> Run | None:
+    """Move a queued run to running; a run already claimed or finished (a repeated task) gives None."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status != Run.Status.QUEUED:
+            return None
+        run.status = Run.Status.RUNNING
+        run.started_at = timezone.now()
+        run.save(update_fields=["status", "started_at"])
+    return run
+
+
+def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
+    """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
+    from .agent.trajectory import Trajectory
+
+    if stale_after_s is None:
+        stale_after_s = stale_window_s()
+    cutoff = timezone.now() - timedelta(seconds=stale_after_s)
+    stale = Run.objects.filter(status=Run.Status.RUNNING).filter(
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
+    )
+    if run_id is not None:
+        stale = stale.filter(pk=run_id)
+    reaped = []
+    for run in stale:
+        updated = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+            status=Run.Status.FAILED,
+            error="The worker running this run stopped (its heartbeat was lost); the trajectory so far is kept.",
+            finished_at=timezone.now(),
+        )
+        if updated:
+            funnel = Trajectory.from_dict(run.trajectory).counts()
+            events.emit(run.pk, "finished", {"status": Run.Status.FAILED, "error": "worker lost", "funnel": funnel})
+            reaped.append(run.pk)
+    return reaped

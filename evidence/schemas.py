@@ -11,6 +11,7 @@ from pydantic import AfterValidator
 from .agent.loop import SYSTEM_NAMES
 from .models import MAX_SCOPE_DOCUMENTS
 from .retrieval.searchers import SEARCHERS
+from .run_config import RunConfig, RunOptions
 
 MAX_ID = 2**63 - 1  # Postgres bigint: a larger id can only be a 404, never a database error
 
@@ -137,6 +138,7 @@ class RunIn(Schema):
         description="Limit the run to these documents of the collection (their docids); a question about one "
         "paper reads that paper's paragraphs by section.",
     )
+    options: RunOptions | None = Field(None, description="optional: units read per search, cited spans, judge")
 
 
 class RunOut(Schema):
@@ -145,7 +147,7 @@ class RunOut(Schema):
     question: str
     task: str
     system: str
-    config: dict[str, Any]
+    config: RunConfig
     status: str
     error: str
     budget_s: float

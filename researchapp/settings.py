@@ -141,6 +141,16 @@ OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "https://api.openai.com/v1")
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")
 OPENAI_MODEL = env_str("OPENAI_MODEL", "gpt-4o-mini")
 
+# System 1: `local` (offline), `jev` (System One API) or `llm` (OpenAI-compatible JSON judgments); a run's
+# config may choose another. Keys stay here, never in a run's config or a task message.
+EVIDENCE_JUDGE = env_str("EVIDENCE_JUDGE", "local")
+EVIDENCE_JEV_URL = env_str("EVIDENCE_JEV_URL", "")
+EVIDENCE_JEV_KEY = env_str("EVIDENCE_JEV_KEY", "")
+EVIDENCE_JEV_MODEL = env_str("EVIDENCE_JEV_MODEL", "jev-latest")
+EVIDENCE_JUDGE_LLM_URL = env_str("EVIDENCE_JUDGE_LLM_URL", "")  # unset: OPENAI_BASE_URL
+EVIDENCE_JUDGE_LLM_KEY = env_str("EVIDENCE_JUDGE_LLM_KEY", "")  # unset: OPENAI_API_KEY
+EVIDENCE_JUDGE_LLM_MODEL = env_str("EVIDENCE_JUDGE_LLM_MODEL", "")  # unset: OPENAI_MODEL
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -11,10 +11,12 @@ import numpy as np
 from ..judge.localize import EvidenceSpan
 from ..judge.types import Judge, Unit
 from ..retrieval.types import Hit
+from ..run_config import RunConfig
 from .answer import Answer, compose_extractive, exact_from_sentence
 from .budget import TimeBudget
 from .heuristic import heuristic_spans, question_cosines
 from .planner import Plan
+from .planners import OfflinePlanner, Planner
 from .recorder import RunCancelled, RunRecorder
 from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
@@ -41,7 +43,14 @@ class RunContext:
     judge_spec: dict[str, Any] = field(default_factory=dict)  # how a worker rebuilds the same judge
     delivered: list[EvidenceSpan] = field(default_factory=list)
     judged: set[str] = field(default_factory=set)
-    config: dict[str, Any] = field(default_factory=dict)
+    searched: dict[str, list[Hit]] = field(default_factory=dict)  # query -> hits, for readers that try in turn
+    config: RunConfig = field(default_factory=RunConfig)
+    planner: Planner = field(default_factory=OfflinePlanner)
+
+    @property
+    def ranking(self) -> bool:
+        """Whether the run ranks documents (Run.Task.RANKING) rather than answering."""
+        return self.run.task == "ranking"
 
     @property
     def emit(self) -> Callable[..., Any]:
@@ -96,16 +105,23 @@ class Outcome:
 
 
 def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
-    """Run the search tool and return the cached ranking as hits (empty when the tool refused the call)."""
+    """Run the search tool and return the cached ranking as hits (empty when the tool refused the call).
+
+    The same query twice in one run is searched once: readers that look at the question's candidates in turn
+    share the first search.
+    """
     from ..retrieval.cache import load_ranking
 
+    if query in ctx.searched:
+        return ctx.searched[query]
     try:
         result = ctx.tools.search(reason, query)
     except ToolError as error:
         ctx.log("tool_error", {"tool": "search", "message": str(error)})
         return []
     ranking = load_ranking(ctx.run.pk, result.data["search_id"]).ranking
-    return [Hit(docid, score, passage) for docid, score, passage in ranking]
+    ctx.searched[query] = [Hit(docid, score, passage) for docid, score, passage in ranking]
+    return ctx.searched[query]
 
 
 def read_top(ctx: RunContext, hits: list[Hit], k: int, query: str | None = None) -> list[Unit]:
@@ -132,7 +148,7 @@ def scoped_passage_hits(ctx: RunContext, query: str, k: int) -> list[Hit]:
 
 def ctx_units(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
     """Load units for hits with the run's block kind (sentences, or paragraphs for paper QA)."""
-    return load_units(ctx.run.collection_id, hits, block_kind=str(ctx.config.get("block_kind", "sentence")))
+    return load_units(ctx.run.collection_id, hits, block_kind=ctx.config.block_kind)
 
 
 def unit_key(unit: Unit) -> str:
@@ -145,7 +161,7 @@ def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> An
         plan.question,
         ctx.delivered,
         plan.boolean,
-        max_sentences=int(ctx.config.get("answer_spans", 3)),
+        max_sentences=ctx.config.answer_spans,
         min_probability=min_probability,
     )
     if answer.citations and not plan.boolean and answer.citations[0][1].kind == "paragraph":
@@ -159,7 +175,7 @@ def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> An
 def best_sentence_within(ctx: RunContext, question: str, span: EvidenceSpan) -> str | None:
     """Return the sentence of a paragraph span closest to the question (MiniLM cosine).
 
-    Term overlap is left out on purpose: answer sentences rarely echo the question's words (on the QASPER
+    Term overlap is left out on purpose: answer sentences rarely echo the question's words (on the paper-QA
     development questions cosine alone scored 0.20 answer F1, cosine plus overlap 0.18).
     """
     units = load_units_by_ref(ctx.run.collection_id, [(span.docid, span.start, span.end, None, None)], "sentence")

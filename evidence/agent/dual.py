@@ -10,7 +10,6 @@ from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
 from ..judge.mining import K_MINING, can_start_batch
 from ..judge.relevance import assess_relevance
 from ..judge.types import Unit
-from ..models import Run
 from ..retrieval.types import Hit
 from .answer import compose_extractive
 from .background import MiningBatch, start_mining
@@ -27,13 +26,13 @@ from .context import (
     unit_key,
 )
 from .fanout import localize_fanned_out
-from .multihop import answer_multihop, reads_multihop
+from .multihop import answer_in_pairs
 from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, make_plan, refine_query
 from .reader import answer_general
 from .units import load_document_units
 
-WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (SciFact abstracts: median 9)
+WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (abstracts: median 9 sentences)
 RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task
 EVIDENCE_DOCS = 3  # and localizes evidence in the top 3
 
@@ -43,22 +42,39 @@ def run_dual(ctx: RunContext) -> Outcome:
         raise RuntimeError("the dual system needs a System 1 judge")
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
-    if ctx.run.task == Run.Task.RANKING:
+    if ctx.ranking:
         return rank_dual(ctx, plan)
-    if reads_multihop(ctx):
-        return answer_multihop(ctx, plan)
-    papers = scoped_papers(ctx)
+    return read_by_shape(ctx, plan)
+
+
+def read_by_shape(ctx: RunContext, plan: Plan) -> Outcome:
+    """The question and its candidates choose the reader, never a flag.
+
+    A run scoped to a few papers reads their paragraphs by section (papers.py); an open question whose top
+    hits are long documents reads them whole (reader.py); two linked short paragraphs are read as a pair
+    (multihop.py); anything else goes through the search loop with System 1 localizing evidence in passages.
+    The two paper readers are the local provider's own: a remote System 1 is asked through localization.
+    """
+    local = getattr(ctx.judge, "name", "") == "local"
+    papers = scoped_papers(ctx) if local else []
     if papers:
         return answer_in_papers(ctx, plan, papers)
-    if not ctx.tools.scope:
-        # The question's candidates choose the reader: long documents are read whole (reader.py).
+    if local and not ctx.tools.scope:
         general = answer_general(ctx, plan)
         if general is not None:
             return general
-    k = int(ctx.config.get("top_k", 10))
+    hits = search_hits(ctx, plan.queries[0], "Search for evidence with a lexical query from the question.")
+    paired = answer_in_pairs(ctx, plan, hits)
+    if paired is not None:
+        return paired
+    return search_loop(ctx, plan, hits)
+
+
+def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:
+    """Search, let System 1 localize evidence in the top passages and mine leads from the next ones, refine."""
+    k = ctx.config.k(10)
     queries, used = list(plan.queries), []
     rounds = 0
-    first_hits: list[Hit] = []
     mining: list[MiningBatch] = []
     while queries and rounds < MAX_ROUNDS + 1:
         if ctx.clock.steer_due:
@@ -66,8 +82,10 @@ def run_dual(ctx: RunContext) -> Outcome:
         query = queries.pop(0)
         used.append(query)
         rounds += 1
-        hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
-        first_hits = first_hits or hits
+        if rounds == 1 and query == plan.queries[0]:
+            hits = first_hits  # the search that chose the reader is the first round's
+        else:
+            hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
         candidates = [u for u in read_top(ctx, hits, 3 * k, query) if unit_key(u) not in ctx.judged][:k]
         request_evidence(ctx, plan, candidates)
         if can_start_batch(ctx.clock.seconds_to_steer()):
@@ -131,7 +149,7 @@ def request_evidence(
         plan.sub_questions,
         units,
         timeout_s=max(5.0, ctx.clock.remaining()),
-        options=options or ctx.config.get("localize") or {},
+        options=options or ctx.config.localize.as_kwargs(),
     )
     best: dict[str, float] = {}
     for judgment in result.judgments:
@@ -161,7 +179,7 @@ def whole_documents(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
     the abstract, not the passage a search happened to rank first.
     """
     passages = {u.docid: u for u in ctx_units(ctx, hits)}
-    kind = str(ctx.config.get("block_kind", "sentence"))
+    kind = ctx.config.block_kind
     whole = {u.docid: u for u in load_document_units(ctx.run.collection_id, [h.docid for h in hits], kind)}
     units = []
     for rank, hit in enumerate(hits, start=1):
@@ -188,7 +206,7 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     # Evidence for the top documents: the judge's sentence head expects System 1's p_d as the unit score.
     top = [Hit(d, relevance.p(d) or 0.0, by_docid[d].passage) for d in order[:EVIDENCE_DOCS] if d in by_docid]
     top_units = whole_documents(ctx, top)
-    request_evidence(ctx, plan, top_units, options=ctx.config.get("localize") or {})
+    request_evidence(ctx, plan, top_units, options=ctx.config.localize.as_kwargs())
     tail = [{"docid": h.docid, "p": 0.0} for h in hits[RERANK_DEPTH:]]
     answer = compose_extractive(plan.question, ctx.delivered, plan.boolean)
     answer.ranking = ranking + tail

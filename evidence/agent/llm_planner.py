@@ -9,9 +9,10 @@ from .answer import Answer, attach_citations
 from .context import Outcome, RunContext
 from .dual import request_evidence
 from .heuristic import heuristic_spans
-from .llm import ChatResponse, Conversation, LLMClient, ToolCall, ToolSpec, parse_final_answer
+from .llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
 from .papers import papers_among, read_papers
 from .planner import make_plan
+from .planners import ModelPlanner
 from .tools import ToolError
 from .units import load_units
 
@@ -95,11 +96,16 @@ REQUEST_EVIDENCE = ToolSpec(
 )
 
 
-def run_llm_planner(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
-    """Drive the tools with the model until it answers, the steer, the deadline or the spending cap."""
-    dual = ctx.run.system == "dual"
-    tools = [*TOOLS, REQUEST_EVIDENCE] if dual else list(TOOLS)
-    inspect = "request_evidence (System 1 reads many documents at once) or read_document" if dual else "read_document"
+def run_llm_planner(ctx: RunContext, planner: ModelPlanner, evidence_tool: bool) -> Outcome:
+    """Drive the tools with the model until it answers, the steer, the deadline or the spending cap.
+
+    With `evidence_tool` (the dual system) the model may also call request_evidence: System 1 reads for it.
+    """
+    client, model = planner.client, planner.model
+    tools = [*TOOLS, REQUEST_EVIDENCE] if evidence_tool else list(TOOLS)
+    inspect = "read_document"
+    if evidence_tool:
+        inspect = "request_evidence (System 1 reads many documents at once) or read_document"
     chat = Conversation(system=PROMPT.format(inspect=inspect, question=ctx.run.question))
     chat.add_user(ctx.run.question)
     steered = False
@@ -140,7 +146,7 @@ def dispatch(ctx: RunContext, call: ToolCall) -> str:
     except ToolError as error:
         ctx.log("tool_error", {"tool": call.name, "message": str(error)})
         return str(error)
-    if call.name == "read_document" and ctx.run.system != "dual":
+    if call.name == "read_document" and ctx.judge is None:
         # Without System 1 the planner's own reading is what gets delivered: the best sentences of the chunk.
         units = load_units(ctx.run.collection_id, [Hit(str(call.arguments.get("docid")), 0.0)])
         ctx.deliver(heuristic_spans(ctx.run.question, units))

@@ -11,9 +11,10 @@ import re
 
 from .answer import Answer
 from .context import MAX_ROUNDS, Outcome, RunContext, plain_select, read_top, search_hits
-from .llm import ChatResponse, Conversation, LLMClient
+from .llm import ChatResponse, Conversation
 from .llm_planner import MAX_OUTPUT_TOKENS, final_answer
 from .planner import make_plan
+from .planners import ModelPlanner
 
 ANSWER_PROMPT = """You answer a research question using only the passages given to you. Each passage starts \
 with its document id in square brackets. Answer in exactly this format: Explanation: {your explanation, citing \
@@ -30,35 +31,35 @@ def passages_text(ctx: RunContext, start: int = 0) -> str:
     return "\n".join(f"[{s.docid}] {' '.join(s.quote.split())}" for s in ctx.delivered[start:])
 
 
-def ask_model(ctx: RunContext, client: LLMClient, model: str, chat: Conversation) -> ChatResponse:
+def ask_model(ctx: RunContext, planner: ModelPlanner, chat: Conversation) -> ChatResponse:
     """Send the conversation, record the spend on the run, and append the reply."""
     ctx.clock.check()
-    response = client.complete(chat.request(model, temperature=0.0, max_tokens=MAX_OUTPUT_TOKENS))
-    ctx.record_spend(client)
+    response = planner.client.complete(chat.request(planner.model, temperature=0.0, max_tokens=MAX_OUTPUT_TOKENS))
+    ctx.record_spend(planner.client)
     chat.add_assistant(response)
     return response
 
 
-def llm_single_pass(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
+def llm_single_pass(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     """One search, the top k read by the plain scorer, one model call to answer from them."""
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
     hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
-    plain_select(ctx, plan, read_top(ctx, hits, int(ctx.config.get("top_k", 10)), plan.queries[0]))
+    plain_select(ctx, plan, read_top(ctx, hits, ctx.config.k(10), plan.queries[0]))
     chat = Conversation(system=ANSWER_PROMPT)
     chat.add_user(f"Question: {ctx.run.question}\n\nPassages:\n{passages_text(ctx)}")
-    answer = final_answer(ctx, ask_model(ctx, client, model, chat))
+    answer = final_answer(ctx, ask_model(ctx, planner, chat))
     return Outcome("answered" if answer.citations else "no_new_passages", answer)
 
 
-def llm_review_loop(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
+def llm_review_loop(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     """Answer, review, refine the query: up to 3 rounds, each adding newly read passages to one conversation."""
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
     chat = Conversation(system=ANSWER_PROMPT)
     query, used = plan.queries[0], set()
     answer = Answer(explanation="", exact_answer="", confidence=0.0)
-    k = int(ctx.config.get("top_k", 10))
+    k = ctx.config.k(10)
     for round_number in range(1, MAX_ROUNDS + 1):
         used.add(query.lower())
         seen = len(ctx.delivered)
@@ -67,11 +68,11 @@ def llm_review_loop(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
         if round_number > 1 and len(ctx.delivered) == seen:
             return Outcome("no_new_passages", answer)
         chat.add_user(f"Question: {ctx.run.question}\n\nPassages (round {round_number}):\n{passages_text(ctx, seen)}")
-        answer = final_answer(ctx, ask_model(ctx, client, model, chat))
+        answer = final_answer(ctx, ask_model(ctx, planner, chat))
         if ctx.clock.steer_due:
             return Outcome("answered" if answer.citations else "no_new_passages", answer)
         chat.add_user(REVIEW_PROMPT)
-        review = (ask_model(ctx, client, model, chat).content or "").strip()
+        review = (ask_model(ctx, planner, chat).content or "").strip()
         refine = REFINE.search(review)
         supported = review.upper().startswith("SUPPORTED")
         ctx.log("review", {"round": round_number, "supported": supported, "confidence": answer.confidence})
@@ -82,6 +83,3 @@ def llm_review_loop(ctx: RunContext, client: LLMClient, model: str) -> Outcome:
             return Outcome("no_new_passages", answer)
         query = next_query
     return Outcome("round_cap", answer)
-
-
-LLM_SYSTEMS = {"single_pass": llm_single_pass, "review_loop": llm_review_loop}

@@ -1,20 +1,25 @@
-"""Two-hop questions: System 1 picks the pair of supporting paragraphs, then their supporting sentences."""
+"""Pair reading for two-hop questions: System 1 picks the pair of supporting paragraphs, then their sentences.
+
+Chosen by the question's shape (pair_candidates), never by a flag."""
 
 from __future__ import annotations
+
+import re
 
 from ..judge.localize import EvidenceSpan
 from ..judge.types import Unit
 from ..retrieval.types import Hit
 from .answer import compose_extractive
-from .context import Outcome, RunContext, ctx_units, search_hits
+from .context import Outcome, RunContext, ctx_units
 from .planner import Plan
+from .units import load_document_units
 
-CANDIDATES = 10  # paragraphs read as pairs (HotpotQA gives ten per question)
-
-
-def reads_multihop(ctx: RunContext) -> bool:
-    """Return whether this run asked for the pair reader and its judge has one (the local provider)."""
-    return ctx.config.get("reader") == "multihop" and hasattr(ctx.judge, "multihop_support")
+CANDIDATES = 10  # paragraphs read as pairs
+SHORT_DOCUMENT = 12  # sentences: the typical candidate is a paragraph this short (median), which a pair reads whole
+LONGEST_DOCUMENT = 40  # and none is longer: a paper's sections are read by the paper readers instead
+MIN_TITLE = 4  # characters: shorter titles match too much text to mean a link
+PARENTHESIS = re.compile(r"\([^)]*\)")  # "Kiss and Tell (1945 film)" is named as "Kiss and Tell"
+WORD = re.compile(r"\w+")
 
 
 def candidate_paragraphs(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
@@ -25,10 +30,50 @@ def candidate_paragraphs(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
     return ctx_units(ctx, ranked if ctx.tools.scope else ranked[:CANDIDATES])
 
 
-def answer_multihop(ctx: RunContext, plan: Plan) -> Outcome:
-    """Search, judge every paragraph pair, deliver the chosen sentences, and answer citing all of them."""
-    hits = search_hits(ctx, plan.queries[0], "Search for the paragraphs a two-hop question needs.")
+def linked(question: str, units: list[Unit]) -> bool:
+    """Whether two candidates are linked: both titles named in the question, or one's text naming another's title.
+
+    That is the shape of a two-hop question over short paragraphs: a bridge (the answer's paragraph is named in
+    the first one) or a comparison (the question names both).
+    """
+    titles = [_plain(PARENTHESIS.sub(" ", u.title)) for u in units]
+    asked = _plain(question)
+    if len({t for t in titles if len(t) >= MIN_TITLE + 2 and t in asked}) >= 2:
+        return True
+    texts = [_plain(u.text) for u in units]
+    return any(
+        i != j and len(title) >= MIN_TITLE + 2 and title in text
+        for i, text in enumerate(texts)
+        for j, title in enumerate(titles)
+    )
+
+
+def _plain(text: str) -> str:
+    """Lower-cased words between single spaces, padded so that `in` matches whole words."""
+    return " " + " ".join(WORD.findall(text.lower())) + " "
+
+
+def pair_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
+    """Return the candidates when the question reads as two linked paragraphs (pair reading), else None."""
+    if not hasattr(ctx.judge, "multihop_support") or not (hits or ctx.tools.scope):
+        return None
     units = candidate_paragraphs(ctx, hits)
+    if len(units) < 2 or not linked(plan.question, units):
+        return None
+    whole = load_document_units(ctx.run.collection_id, [u.docid for u in units], "sentence")
+    sizes = sorted(len(u.blocks) for u in whole)
+    if len(whole) != len(units) or sizes[-1] > LONGEST_DOCUMENT or sizes[len(sizes) // 2] > SHORT_DOCUMENT:
+        return None
+    return units
+
+
+def answer_in_pairs(ctx: RunContext, plan: Plan, hits: list[Hit]) -> Outcome | None:
+    """Pair reading, when the candidates have its shape: judge every paragraph pair, deliver the chosen
+    sentences, and answer citing all of them. None when the question does not read as two linked paragraphs."""
+    units = pair_candidates(ctx, plan, hits)
+    if units is None:
+        return None
+    ctx.log("reader", {"reader": "pairs", "docids": [u.docid for u in units]})
     ctx.trajectory.add("inspected", [unit.docid for unit in units])
     chosen = ctx.judge.multihop_support(plan.question, units)  # type: ignore[union-attr]
     spans = [

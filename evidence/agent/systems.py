@@ -1,5 +1,8 @@
-"""The four systems on the same retrieval (SPEC 5), driven by the offline planner (with a model: llm_systems.py
-for single_pass and review_loop, llm_planner.py for pi_serini and dual).
+"""The System registry: the four systems on the same retrieval (SPEC 5), each one object with `run(ctx)`.
+
+A system has two drivers, one per kind of planner: the offline steps below (and dual.py), and the model's
+(llm_systems.py for single_pass and review_loop, llm_planner.py's tool loop for pi_serini and dual). The
+planner is injected in the run context; the loop looks systems up here and never branches on their names.
 
 single_pass: one search, the top k read by a plain scorer. review_loop (seed 002): answer, review, refine
 the query, up to 3 rounds. pi_serini: the three tools, no System 1. dual (dual.py): the tools plus System 1
@@ -10,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 
 from .context import (
     MAX_ROUNDS,
@@ -22,7 +27,10 @@ from .context import (
     search_hits,
 )
 from .dual import run_dual
+from .llm_planner import run_llm_planner
+from .llm_systems import llm_review_loop, llm_single_pass
 from .planner import make_plan, refine_query
+from .planners import ModelPlanner
 from .tools import ToolError
 
 
@@ -30,7 +38,7 @@ def run_single_pass(ctx: RunContext) -> Outcome:
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
     hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
-    k = int(ctx.config.get("top_k", 10))
+    k = ctx.config.k(10)
     plain_select(ctx, plan, read_top(ctx, hits, k, plan.queries[0]))
     answer = answer_from(ctx, plan)
     return Outcome("answered" if answer.citations else "no_new_passages", answer)
@@ -40,7 +48,7 @@ def run_review_loop(ctx: RunContext) -> Outcome:
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
     query, used = plan.queries[0], []
-    k = int(ctx.config.get("top_k", 10))
+    k = ctx.config.k(10)
     for round_number in range(1, MAX_ROUNDS + 1):
         ctx.clock.check()
         used.append(query)
@@ -64,7 +72,7 @@ def run_review_loop(ctx: RunContext) -> Outcome:
 def run_pi_serini(ctx: RunContext) -> Outcome:
     plan = make_plan(ctx.run.question)
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
-    k = int(ctx.config.get("top_k", 5))
+    k = ctx.config.k(5)
     for query in plan.queries:
         if ctx.clock.steer_due:
             break
@@ -89,9 +97,29 @@ def run_pi_serini(ctx: RunContext) -> Outcome:
     return Outcome("answered" if answer.citations else "no_new_passages", answer)
 
 
-SYSTEMS: dict[str, Callable[[RunContext], Outcome]] = {
-    "single_pass": run_single_pass,
-    "review_loop": run_review_loop,
-    "pi_serini": run_pi_serini,
-    "dual": run_dual,
+@dataclass(frozen=True)
+class System:
+    """One research system: its offline steps, its steps with a model as System 2, and whether it has System 1."""
+
+    name: str
+    offline: Callable[[RunContext], Outcome]
+    with_model: Callable[[RunContext, ModelPlanner], Outcome]
+    uses_judge: bool = False
+
+    def run(self, ctx: RunContext) -> Outcome:
+        """Run with the planner the context was given."""
+        if isinstance(ctx.planner, ModelPlanner):
+            return self.with_model(ctx, ctx.planner)
+        return self.offline(ctx)
+
+
+SYSTEMS: dict[str, System] = {
+    system.name: system
+    for system in (
+        System("single_pass", run_single_pass, llm_single_pass),
+        System("review_loop", run_review_loop, llm_review_loop),
+        System("pi_serini", run_pi_serini, partial(run_llm_planner, evidence_tool=False)),
+        System("dual", run_dual, partial(run_llm_planner, evidence_tool=True), uses_judge=True),
+    )
 }
+SYSTEM_NAMES = tuple(SYSTEMS)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from .. import runs
 from ..models import Evaluation, EvaluationItem, Run
+from ..run_config import RunConfig
 from .answer_judge import agreement
 from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
 from .failures import STAGES, failure_stage, funnel_recall
@@ -45,7 +46,7 @@ def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
 
 def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
     """Ask one question with the evaluation's system; return its metrics with cost, time and funnel."""
-    config = {**evaluation.config}
+    config = RunConfig.known(evaluation.config)  # the evaluation's own settings (budget, answer judge) stay here
     if evaluation.system == "dual":
         config.update(bench.run_config(question))
     if question.scope:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from evidence.agent import llm_planner, llm_systems, loop
-from evidence.agent.loop import execute_run, reap_stale_runs
+from evidence.agent.loop import execute_run
 from evidence.models import Run, RunEvent
+from evidence.runs import reap_stale_runs
 from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
 from tests.ingesting import ingest_now
 
@@ -80,8 +81,19 @@ def test_a_run_scoped_to_one_paper_reads_its_paragraphs_by_section(library):
     assert_consistent(run)
 
 
-def test_the_pair_reader_cites_sentences_of_at_most_two_documents(library):
-    run = make_run(library, config={"reader": "multihop", "judge_heads": {"sentence": "multihop"}})
+BRIDGE = {
+    "film.md": b"# Kiss and Tell (1945 film)\n\nKiss and Tell is a 1945 comedy film in which Corliss Archer is "
+    b"played by Shirley Temple.\n",
+    "temple.md": b"# Shirley Temple\n\nShirley Temple was an actress who later served as United States "
+    b"Ambassador to Ghana.\n",
+}
+
+
+def test_two_linked_short_paragraphs_are_read_as_a_pair_without_any_flag(library):
+    ingest_now(library, BRIDGE.items())
+    question = "What government position was held by the woman who played Corliss Archer in Kiss and Tell?"
+    scope = list(library.documents.values_list("docid", flat=True))  # the documents the user picked
+    run = make_run(library, question=question, config={"scope_docids": scope})
     execute_run(run.pk)
     run.refresh_from_db()
     assert run.status == Run.Status.ANSWERED, run.error
@@ -89,7 +101,31 @@ def test_the_pair_reader_cites_sentences_of_at_most_two_documents(library):
     assert 1 <= len(cited) <= 2
     event = RunEvent.objects.get(run=run, kind="paragraph_pair")
     assert set(event.payload["docids"]) == cited
+    assert RunEvent.objects.get(run=run, kind="reader").payload["reader"] == "pairs"
     assert_consistent(run)
+
+
+def test_unlinked_paragraphs_are_not_read_as_a_pair(library):
+    run = make_run(library)  # the caffeine question: no candidate names another
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert not RunEvent.objects.filter(run=run, kind="paragraph_pair").exists()
+
+
+def test_the_pair_shape_is_two_candidates_naming_one_another_or_both_named_in_the_question():
+    from evidence.agent.multihop import linked
+    from evidence.judge.types import Block, Unit
+
+    def unit(title, text):
+        return Unit(title, title, (Block(title, 0, len(text), text),))
+
+    film = unit("Kiss and Tell (1945 film)", "Corliss Archer is played by Shirley Temple.")
+    temple = unit("Shirley Temple", "She was Ambassador to Ghana.")
+    other = unit("Walking and memory", "Walking increased hippocampal volume.")
+    assert linked("Who played Corliss Archer?", [film, temple, other])  # a bridge: the film names the actress
+    assert not linked("Who played Corliss Archer?", [film, other])
+    assert linked("Is Walking and memory older than Shirley Temple?", [temple, other])  # a comparison
 
 
 def test_a_question_with_nothing_to_find_ends_with_no_new_passages(library):
@@ -398,19 +434,24 @@ def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_ca
 
 @pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
 def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system):
+    from evidence.agent.planners import planner_name
+    from evidence.run_config import RunConfig
+
     settings.OPENAI_API_KEY = "sk-test"
-    assert loop.planner_for(make_run(library, system)) == "llm"
+    assert planner_name(RunConfig.of(make_run(library, system))) == "llm"
     settings.OPENAI_API_KEY = ""
-    assert loop.planner_for(make_run(library, system)) == "offline"
+    assert planner_name(RunConfig.of(make_run(library, system))) == "offline"
 
 
 def test_an_unexpected_crash_is_shown_as_a_plain_sentence_and_logged(run, monkeypatch, caplog):
+    from dataclasses import replace
+
     from evidence.agent import loop
 
     def crash(ctx):
         raise KeyError("internal detail")
 
-    monkeypatch.setitem(loop.SYSTEMS, run.system, crash)
+    monkeypatch.setitem(loop.SYSTEMS, run.system, replace(loop.SYSTEMS[run.system], offline=crash))
     loop.execute_run(run.pk)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED and run.error == loop.INTERNAL_ERROR

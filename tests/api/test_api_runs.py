@@ -110,7 +110,7 @@ def test_cancelling_a_queued_run_ends_it_with_a_finished_event(api, run):
     run.refresh_from_db()
     assert run.status == Run.Status.CANCELLED and run.finished_at is not None
     assert list(RunEvent.objects.filter(run=run).values_list("seq", "kind")) == [(1, "finished")]
-    from evidence.agent.loop import claim_run
+    from evidence.runs import claim_run
 
     assert claim_run(run.pk) is None  # the queued task finds nothing to do
 

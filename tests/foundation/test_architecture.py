@@ -67,3 +67,116 @@ def test_the_check_sees_a_forbidden_import(tmp_path, monkeypatch, source, line, 
     monkeypatch.setattr(f"{__name__}.APP", tmp_path / "evidence")
     assert [name for _, name in imported_modules(fake)] == [expected]
     assert violations() == [f"evidence/{source}:1 imports {expected}"]
+
+
+# Strategy code returns values and calls the run recorder: it never touches the ORM or a database cursor.
+STRATEGY = [
+    f"agent/{name}.py"
+    for name in (
+        "systems", "dual", "papers", "multihop", "reader", "llm_systems", "llm_planner", "answer", "exact",
+        "planner", "heuristic", "context", "background", "fanout",
+    )
+]  # fmt: skip
+DATABASE = ("evidence.models", "django.db")
+
+
+def runtime_imports(path: Path) -> list[tuple[int, str]]:
+    """The imports a module runs (function-level ones included), leaving out `if TYPE_CHECKING:` blocks."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for child in ast.walk(node)
+    }
+    package = ["evidence", *path.relative_to(APP).parts[:-1]]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return found
+
+
+def test_strategy_code_has_no_orm_import():
+    touching = [
+        f"{source}:{line} imports {name}"
+        for source in STRATEGY
+        for line, name in runtime_imports(APP / source)
+        if name.startswith(DATABASE)
+    ]
+    assert touching == []
+
+
+def module_graph() -> dict[str, set[str]]:
+    """evidence module -> the evidence modules it imports when it is loaded (top level, not inside functions)."""
+    modules = {
+        ".".join(["evidence", *p.relative_to(APP).with_suffix("").parts]).removesuffix(".__init__"): p
+        for p in APP.rglob("*.py")
+        if "migrations" not in p.parts
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text())
+        top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets = set()
+        for node in top:
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    full = f"{module}.{alias.name}"
+                    targets.add(full if full in modules else module)
+            else:
+                targets.update(alias.name for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    assert cycles(module_graph()) == []
+
+
+def test_the_circle_check_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -8,10 +8,9 @@ import pytest
 from django.utils import timezone
 
 from evidence import tasks
-from evidence.agent.loop import reap_stale_runs
-from evidence.runs import cancel_run
 from evidence.ingest import jobs
 from evidence.models import Document, Passage, Run, RunEvent
+from evidence.runs import cancel_run, reap_stale_runs
 from tests.ingesting import ingest_now
 from tests.reliability.test_fault_worker import DOCS
 

@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ... import runs
 from ...agent.loop import SYSTEM_NAMES
-from ...models import Collection, run_config
+from ...models import Collection
+from ...run_config import user_config
 
 
 class Command(BaseCommand):
@@ -42,7 +43,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         run, _ = runs.create_run(
             owner, collection, options["question"], system=options["system"], task=options["task"],
-            config=run_config(options["searcher"], scope), budget_s=options["budget"] or None, quota=False,
+            config=user_config(options["searcher"], scope), budget_s=options["budget"] or None, quota=False,
         )  # fmt: skip
         run = runs.run_here(run)
         citations = [

@@ -1,0 +1,62 @@
+"""System 1 providers by configuration: `local` (offline), `jev` (TypeSafe's System One API) or `llm` (any
+OpenAI-compatible chat endpoint asked for JSON judgments).
+
+The run's configuration (or EVIDENCE_JUDGE) names the provider; endpoints and keys come from the settings,
+so a judge spec stays plain JSON that a worker can rebuild the same judge from without carrying a secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from ..judge.types import Judge
+from ..run_config import JUDGES, RunConfig
+
+
+class JudgeUnavailable(ValueError):
+    """The configured provider cannot be built here (no endpoint or key): the sentence says which setting."""
+
+
+def judge_spec(config: RunConfig) -> dict[str, Any]:
+    """Return how to build the run's System 1 judge (provider, head overrides, block kind): JSON, for workers."""
+    return {
+        "name": config.judge or default_provider(),
+        "heads": dict(config.judge_heads),
+        "block_kind": config.block_kind,
+    }
+
+
+def default_provider() -> str:
+    name = str(getattr(settings, "EVIDENCE_JUDGE", "local") or "local")
+    if name not in JUDGES:
+        raise JudgeUnavailable(f"EVIDENCE_JUDGE={name!r} is not a System 1 provider: use one of {', '.join(JUDGES)}.")
+    return name
+
+
+def make_judge(spec: dict[str, Any]) -> Judge:
+    """Build the provider a judge spec names."""
+    name = spec.get("name", "local")
+    if name == "local":
+        from ..judge.local import LocalJudge
+
+        return LocalJudge(heads=spec.get("heads") or None)
+    if name == "jev":
+        from ..judge.jev import JevJudge
+
+        url = settings.EVIDENCE_JEV_URL
+        if not url:
+            raise JudgeUnavailable("The jev judge needs EVIDENCE_JEV_URL (and EVIDENCE_JEV_KEY) in the settings.")
+        return JevJudge(url, settings.EVIDENCE_JEV_KEY or None, model=settings.EVIDENCE_JEV_MODEL)
+    if name == "llm":
+        from ..judge.llm_judge import LLMJudge
+
+        url = settings.EVIDENCE_JUDGE_LLM_URL or settings.OPENAI_BASE_URL
+        key = settings.EVIDENCE_JUDGE_LLM_KEY or settings.OPENAI_API_KEY
+        if not key:
+            raise JudgeUnavailable(
+                "The llm judge needs EVIDENCE_JUDGE_LLM_KEY (or OPENAI_API_KEY) and an endpoint in the settings."
+            )
+        return LLMJudge(url, key, model=settings.EVIDENCE_JUDGE_LLM_MODEL or settings.OPENAI_MODEL)
+    raise JudgeUnavailable(f"Unknown System 1 provider {name!r}: use one of {', '.join(JUDGES)}.")
