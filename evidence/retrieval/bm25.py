@@ -21,7 +21,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from evidence.retrieval.smallfloat import LENGTH_TABLE, encode_lengths
 from evidence.retrieval.types import Hit
@@ -55,15 +54,16 @@ def _postings(
     for i, tokens in enumerate(token_lists):
         lengths[i] = len(tokens)
         term_ids.extend([vocab.setdefault(t, len(vocab)) for t in tokens])
-    rows = np.fromiter(term_ids, dtype=np.int32, count=len(term_ids))
-    cols = np.repeat(np.arange(len(token_lists), dtype=np.int32), lengths)
-    ones = np.ones(len(rows), dtype=np.float32)
-    # COO -> CSR sums duplicate (term, unit) pairs into term frequencies
-    m = sp.csr_matrix((ones, (rows, cols)), shape=(len(vocab), len(token_lists)))
-    m.sum_duplicates()
-    m.sort_indices()
-    units = m.indices.astype(np.int32) + np.int32(first_unit)
-    return m.indptr.astype(np.int64), units, m.data.astype(np.float32), lengths
+    rows = np.fromiter(term_ids, dtype=np.int64, count=len(term_ids))
+    cols = np.repeat(np.arange(len(token_lists), dtype=np.int64), lengths)
+    # one key per token, sorted: (term, unit) pairs in CSR order, repeats counted into term frequencies
+    n_units = max(len(token_lists), 1)
+    keys, tfs = np.unique(rows * n_units + cols, return_counts=True)
+    terms = keys // n_units
+    units = (keys - terms * n_units + first_unit).astype(np.int32)
+    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(terms, minlength=len(vocab)), out=indptr[1:])
+    return indptr, units, tfs.astype(np.float32), lengths
 
 
 def _merge(
