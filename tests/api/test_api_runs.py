@@ -168,3 +168,26 @@ def test_huge_ids_are_404_not_database_errors(api):
     assert api.get(f"/api/runs/{2**70}").status_code == 404
     assert api.get(f"/api/documents/{2**70}/text").status_code == 404
     assert api.get("/api/runs/abc").status_code == 422
+
+
+def test_run_options_are_typed_stored_and_shown(api, collection, document, queued):
+    response = post_run(api, collection, options={"top_k": 5, "answer_spans": 2, "judge": "local"})
+    assert response.status_code == 201, response.content
+    run = Run.objects.get(pk=response.json()["id"])
+    assert run.config == {"searcher": "hybrid", "top_k": 5, "answer_spans": 2, "judge": "local"}
+    shown = response.json()["config"]  # the effective configuration: what was set, and the defaults
+    assert {key: shown[key] for key in run.config} == run.config and shown["block_kind"] == "sentence"
+
+
+@pytest.mark.parametrize(
+    "options", [{"top_k": 0}, {"top_k": 101}, {"judge": "oracle"}, {"base_url": "http://evil"}, {"planner": "llm"}]
+)
+def test_bad_or_forbidden_run_options_are_422(api, collection, document, options):
+    assert post_run(api, collection, options=options).status_code == 422
+
+
+def test_the_openapi_schema_documents_the_run_configuration(api):
+    schema = api.get("/api/openapi.json").json()
+    components = schema["components"]["schemas"]
+    assert {"top_k", "answer_spans", "judge"} <= set(components["RunOptions"]["properties"])
+    assert {"searcher", "scope_docids", "localize", "judge_heads"} <= set(components["RunConfig"]["properties"])

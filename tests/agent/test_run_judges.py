@@ -1,0 +1,78 @@
+"""System 1 providers chosen by configuration in a real run: local, jev and llm (against the fake servers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evidence.agent.judges import JudgeUnavailable, judge_spec, make_judge
+from evidence.agent.loop import execute_run
+from evidence.models import Judgment, Run
+from evidence.run_config import RunConfig
+from tests.agent.test_loop import DOCS, make_run
+from tests.ingesting import ingest_now
+from tests.judge.fake_servers import KEY, serve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def library(collection, settings, tmp_path):
+    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
+    settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
+    ingest_now(collection, DOCS.items())
+    return collection
+
+
+@pytest.fixture
+def fake():
+    with serve() as running:
+        yield running
+
+
+@pytest.mark.parametrize(("provider", "path"), [("jev", "/v1/systemone"), ("llm", "/v1/chat/completions")])
+def test_a_dual_run_asks_the_configured_provider(library, settings, fake, provider, path):
+    base, requests = fake
+    settings.EVIDENCE_JUDGE = provider
+    settings.EVIDENCE_JEV_URL, settings.EVIDENCE_JEV_KEY = base, KEY
+    settings.EVIDENCE_JUDGE_LLM_URL, settings.EVIDENCE_JUDGE_LLM_KEY = base + "/v1", KEY
+    settings.EVIDENCE_JUDGE_LLM_MODEL = "any-chat-model"
+    run = make_run(library)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status in {Run.Status.ANSWERED, Run.Status.NO_NEW_PASSAGES}, run.error
+    assert requests and {r["path"] for r in requests} == {path}
+    judgments = Judgment.objects.filter(run=run)
+    assert judgments.exists() and set(judgments.values_list("provider", flat=True)) == {provider}
+
+
+def test_the_runs_configuration_overrides_the_setting(library, settings, fake):
+    base, requests = fake
+    settings.EVIDENCE_JUDGE = "local"
+    settings.EVIDENCE_JEV_URL, settings.EVIDENCE_JEV_KEY = base, KEY
+    run = make_run(library, config={"judge": "jev"})
+    execute_run(run.pk)
+    assert requests and set(Judgment.objects.filter(run=run).values_list("provider", flat=True)) == {"jev"}
+
+
+def test_a_wrong_key_fails_the_run_with_a_sentence_naming_it(library, settings, fake):
+    base, _ = fake
+    settings.EVIDENCE_JUDGE, settings.EVIDENCE_JEV_URL, settings.EVIDENCE_JEV_KEY = "jev", base, "wrong"
+    run = make_run(library)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert "key was refused (401)" in run.error
+
+
+def test_a_provider_without_its_endpoint_is_refused_in_plain_words(settings):
+    settings.EVIDENCE_JEV_URL = ""
+    with pytest.raises(JudgeUnavailable, match="EVIDENCE_JEV_URL"):
+        make_judge(judge_spec(RunConfig.parse({"judge": "jev"})))
+    settings.EVIDENCE_JUDGE = "oracle"
+    with pytest.raises(JudgeUnavailable, match="not a System 1 provider"):
+        judge_spec(RunConfig())
+
+
+def test_the_local_judge_is_the_default(settings):
+    settings.EVIDENCE_JUDGE = "local"
+    assert make_judge(judge_spec(RunConfig())).name == "local"
