@@ -19,6 +19,7 @@ import json
 import os
 import struct
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -289,18 +290,45 @@ class Embedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
         self.input_names = {i.name for i in self.session.get_inputs()}
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
         missing = {"input_ids", "attention_mask"} - self.input_names
         if missing:
             raise RuntimeError(f"{onnx_file} lacks inputs {sorted(missing)}")
+
+    # Vectors of short texts (sentences, questions) kept per process, least recently used out: the readers embed
+    # a paper's unstored sentence blocks on every question, and a worker answers many questions over one paper.
+    cache_entries: int = 20_000
+    cache_max_chars: int = 600
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return an (n, 384) float32 array of unit vectors in the order of `texts`."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        ids = [enc.ids for enc in self.tokenizer.encode_batch(list(texts))]
+        todo = list(range(len(texts)))
+        if self.cache_entries:
+            todo = []
+            with self._cache_lock:
+                for i, text in enumerate(texts):
+                    vector = self._cache.get(text) if len(text) <= self.cache_max_chars else None
+                    if vector is None:
+                        todo.append(i)
+                    else:
+                        self._cache.move_to_end(text)
+                        out[i] = vector
+            if not todo:
+                return out
+        ids = [enc.ids for enc in self.tokenizer.encode_batch([texts[i] for i in todo])]
         for batch in length_batches([len(seq) for seq in ids], self.batch_size, self.max_batch_tokens):
-            out[batch] = self._run([ids[i] for i in batch])
+            out[[todo[i] for i in batch]] = self._run([ids[i] for i in batch])
+        if self.cache_entries:
+            with self._cache_lock:
+                for i in todo:
+                    if len(texts[i]) <= self.cache_max_chars:
+                        self._cache[texts[i]] = out[i].copy()
+                while len(self._cache) > self.cache_entries:
+                    self._cache.popitem(last=False)
         return out
 
     def _run(self, batch_ids: list[list[int]]) -> np.ndarray:
