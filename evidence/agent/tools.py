@@ -13,13 +13,13 @@ from typing import Any
 
 from .. import events
 from ..models import Document, Passage, Run
-from ..retrieval import cache, index_store
-from ..retrieval.excerpts import document_lines, excerpt_around
+from ..retrieval import cache, index_store, piserini
+from ..retrieval.excerpts import excerpt_around
 from ..retrieval.searchers import get_searcher
 from ..retrieval.types import Hit
 from .trajectory import Trajectory
 
-SEARCH_DEPTH = 1000
+SEARCH_DEPTH = piserini.SEARCH_DEPTH  # the contract ranks this deep
 SHOWN_BY_SEARCH = 5
 MAX_PAGE = 50
 MAX_LINES = 500
@@ -104,9 +104,7 @@ class ResearchTools:
                 f"search: the query {query!r} has no searchable words after removing stopwords. "
                 "Use content words (names, terms, numbers)."
             )
-        hits = self.searcher.search(query, SEARCH_DEPTH)
-        if self.scope:
-            hits = [hit for hit in hits if hit.docid in self.scope]
+        hits = piserini.rank(self.searcher, query, self.scope)
         stored = cache.store_ranking(self.run.pk, query, reason, self.searcher.name, hits)
         shown = hits[:SHOWN_BY_SEARCH]
         self.trajectory.add("surfaced", [hit.docid for hit in hits])
@@ -182,17 +180,16 @@ class ResearchTools:
             raise ToolError(
                 f"read_document: docid {docid!r} is not in this collection. Use a docid from search results."
             )
-        lines = document_lines(document.text)
-        total = len(lines)
-        if offset < 1 or offset > total:
+        if not 1 <= limit <= MAX_LINES:
+            raise ToolError(f"read_document: limit must be between 1 and {MAX_LINES} (got {limit}).")
+        window = piserini.line_window(document.text, offset, limit)
+        total = window.total
+        if window.empty:
             raise ToolError(
                 f"read_document: offset {offset} is outside docid={docid} ({total} lines). "
                 f"Use an offset between 1 and {total}."
             )
-        if not 1 <= limit <= MAX_LINES:
-            raise ToolError(f"read_document: limit must be between 1 and {MAX_LINES} (got {limit}).")
-        last = min(total, offset + limit - 1)
-        start, end = lines[offset - 1][0], lines[last - 1][1]
+        last, start, end = window.last, window.start, window.end
         body = document.text[start:end]
         text = f"[docid={docid} lines {offset}-{last} of {total}]\n{document.title}\n\n{body}"
         if last < total:
