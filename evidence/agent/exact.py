@@ -37,7 +37,7 @@ _WORD_NUMBERS = (
     "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
 )
 _NUMBER = re.compile(
-    rf"(?<![\w.])(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:\s*[×x]\s*\d+(?:\.\d+)?)?(?:\s?[KkMB]\b)?"
+    rf"(?<![\w.,])(?:\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d+,\d{{1,2}}(?![\d,])|\d+(?:\.\d+)?)(?:\s*[×x]\s*\d+(?:\.\d+)?)?(?:\s?[KkMB]\b)?"
     rf"|\b(?:{_WORD_NUMBERS})(?:[\s\-](?:{_WORD_NUMBERS}))*\b",
     re.I,
 )
@@ -90,6 +90,40 @@ def question_kind(question: str) -> str:
 class Candidate:
     text: str
     score: float
+    fits: bool = False  # a number whose unit is one the question's measure is written in
+
+
+# The units each measure is written in: "at what concentration" is answered by "0.1 mg/mL", not "96 wells".
+_MEASURE_UNITS = (
+    (
+        r"concentration|dose|dosage",
+        r"(?:[nµμmk]?g|[nµμm]?mol|[nµμm]?M|ppm|ppb|%|IU|U)(?:\s?/\s?(?:[nµμm]?[lL]|kg|g|ml|mL|L))?$",
+    ),
+    (r"temperature", r"°\s?[CF]|K$|°$"),
+    (
+        r"duration|how long|time|age|how old",
+        r"(?:s|sec|seconds?|min|minutes?|h|hours?|hrs?|days?|weeks?|months?|years?|yr)$",
+    ),
+    (
+        r"length|width|height|depth|distance|how far|thickness|diameter|size|radius",
+        r"(?:[nµμmck]?m|in|ft|µm|μm|px|pixels?)$",
+    ),
+    (r"surface area|area", r"(?:[nµμmck]?m2|[nµμmck]?m²|m\s?2\s?/\s?g|m²/g|ha|km2)$|/g$"),
+    (r"weight|mass|how heavy", r"(?:[nµμmk]?g|kDa|Da|t|tons?)$"),
+    (r"speed|velocity|how fast", r"(?:[mk]m/h|m/s|km/s|mph|rpm)$"),
+    (r"volume", r"(?:[nµμm]?[lL]|ml|mL|cm3|m3)$"),
+    (r"frequency|sampling rate|rate", r"(?:[kMG]?Hz|/s|per second)$"),
+)
+
+
+def unit_fits(question: str, unit: str) -> bool:
+    """Return whether a number's unit is one the measure the question asks for is written in."""
+    unit = unit.strip()
+    if not unit:
+        return False
+    return any(
+        re.search(rf"\b(?:{measure})\b", question, re.I) and re.search(units, unit) for measure, units in _MEASURE_UNITS
+    )
 
 
 def negated(text: str) -> bool:
@@ -116,6 +150,9 @@ def _proximity(sentence: str, start: int, end: int, question_terms: set[str], wi
 def _clause_overlap(sentence: str, at: int, question_terms: set[str]) -> float:
     """Return how many distinct question terms the clause around a position holds (clauses end at , ; :)."""
     lo = max(sentence.rfind(mark, 0, at) for mark in ",;:(") + 1
+    if lo and sentence[lo - 1] == "(" and not sentence[lo:at].strip():
+        # "(0.1 mg/mL)": a parenthesised value belongs to the clause it follows
+        lo = max(sentence.rfind(mark, 0, lo - 1) for mark in ",;:(") + 1
     ends = [i for i in (sentence.find(mark, at) for mark in ",;:)") if i >= 0]
     clause = sentence[lo : min(ends) if ends else len(sentence)]
     return float(len(set(terms(clause)) & question_terms))
@@ -149,13 +186,17 @@ def number_candidates(question: str, sentence: str, kind: str) -> list[Candidate
             if "%" not in unit_text and "percent" not in sentence[match.end() : match.end() + 9].lower():
                 continue
             score += 2.0
-        elif kind == "quantity":
+        fits = False
+        if kind == "quantity":
             score += 1.0 if unit_text.strip() else 0.0
             if set(terms(unit_text)) & question_terms:
                 score += 2.0  # "a 4 × 21 maze" for the size of the maze
+            elif unit_fits(question, unit_text):
+                fits = True
+                score += 2.0
         elif kind == "count" and unit_text.strip().startswith("-"):
             score -= 1.0  # "60-minute" is a measure, not a count
-        out.append(Candidate(text, score))
+        out.append(Candidate(text, score, fits))
     return sorted(out, key=lambda c: -c.score)
 
 

@@ -15,9 +15,10 @@ from functools import cache
 
 import numpy as np
 
+from ..judge.features import terms
 from ..judge.heads import PARAMS_DIR, Head, sigmoid
 from ..judge.localize import EvidenceSpan
-from ..judge.sentences import body_flags, question_terms, score_sentences
+from ..judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sentences, split_scope, summary_section
 from ..judge.types import Block, Unit
 from ..retrieval.types import Hit
 from .answer import Answer
@@ -31,9 +32,23 @@ SECOND_PAPER = 0.8  # the runner-up is read too when its hit score is within thi
 CITED = 3
 NAMED_BONUS = 1.0  # in TYPE_BONUS units
 ABSTAIN_BELOW = 0.08
+ABSTAIN_COVERAGE = 0.35  # abstain when a question term is absent and the cited neighbourhood covers less than this
+ABSTAINED_CONFIDENCE = 0.05
+DETAIL_KINDS = ("count", "quantity", "percentage", "year", "name")
+SUMMARY_PENALTY = 1.0  # in z units: a sentence of the abstract, introduction or conclusion, for a detail
+SCOPE_WEIGHT = 0.1  # the weight of the terms only the question's document-naming phrase holds
 NOT_FOUND = "Not found in this collection"
 ANSWER_HEAD, SPAN_HEAD = "qa_answer", "qa_span"
-ANSWER_FEATURES = ("top_score", "margin", "coverage", "has_candidate", "candidate_score", "cosine")
+ANSWER_FEATURES = (
+    "top_score",
+    "margin",
+    "coverage",
+    "has_candidate",
+    "candidate_score",
+    "cosine",
+    "absent",
+    "uncovered",
+)
 SPAN_FEATURES = ("score", "rank", "coverage", "cosine")
 
 
@@ -80,8 +95,9 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
                 neighbours.append(" ".join(b.text for b in paper.blocks[lo:hi]))
     if not blocks:
         return [], {}
+    focus, _scope = split_scope(question)
     embedder = get_embedder()
-    question_vec = embedder.embed([question])[0]
+    question_vec = embedder.embed([focus or question])[0]
     missing = [i for i, b in enumerate(blocks) if b.vector is None]
     fresh = embedder.embed([blocks[i].text for i in missing]) if missing else None
     vectors = np.stack(
@@ -89,14 +105,26 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     )
     found = [candidates(question, b.text, kind) for b in blocks]
     type_match = np.array([float(kind != "yes_no" and bool(c) and c[0].score > 0) for c in found])
+    # A number in the unit the asked measure is written in ("0.1 mg/mL" for a concentration).
+    type_match = type_match + np.array([float(any(x.fits for x in c[:3])) for c in found])
     if kind == "name" and asked_noun(question):
         # A sentence naming the asked thing ("the lateral thigh muscle", "state 49") holds what is asked.
         named = np.array([float(bool(head_candidates(question, " ".join(b.text.split())))) for b in blocks])
         type_match = type_match + NAMED_BONUS * named
-    weights = question_terms(question, sorted(QUESTION_WORDS))
+    if kind in DETAIL_KINDS:
+        # A detail (a count, a name...) is stated where the work is described; abstracts, introductions and
+        # conclusions restate the paper's topic in the question's words without it.
+        type_match = type_match - SUMMARY_PENALTY / TYPE_BONUS * np.array(
+            [float(summary_section(b.label)) for b in blocks]
+        )
+    weights = question_terms(question, sorted(QUESTION_WORDS), SCOPE_WEIGHT)
     scores = score_sentences(weights, question_vec, [b.text for b in blocks], vectors, neighbours, type_match)
     best_candidate = np.array([c[0].score if c else 0.0 for c in found])
+    vocabulary = {t for paper in papers for b in paper.blocks for t in terms(b.text)}
+    focus_terms = [t for t in question_terms(focus or question, sorted(QUESTION_WORDS))]
+    absent = sum(t not in vocabulary for t in focus_terms) / max(len(focus_terms), 1)
     return blocks, {
+        "absent": np.full(len(blocks), absent),
         "score": scores.score,
         "coverage": scores.coverage,
         "cosine": scores.cosine,
@@ -144,6 +172,9 @@ def choose(question: str, blocks: list[Block], s: dict[str, np.ndarray]) -> Choi
         "has_candidate": float(bool(exact)),
         "candidate_score": candidate_score,
         "cosine": float(s["cosine"][pick]),
+        "absent": float(s["absent"][pick]),
+        # a question term the papers never write, and the cited sentence's neighbourhood misses the others
+        "uncovered": float(s["absent"][pick] > 0) * (1.0 - float(s["coverage"][pick])),
     }
     return Choice(order, pick, exact, features)
 
@@ -179,7 +210,11 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     cited = [lead] + [sp for sp in cited if sp is not lead]
     sentences = [f"{' '.join(sp.quote.split())} [{sp.docid}]" for sp in cited]
     exact_candidate = exact
-    if not exact or confidence < ABSTAIN_BELOW:
+    # Evidence coverage: a term of what the question asks that the papers never write ("dropout", "GPU"), with the
+    # cited sentence's neighbourhood missing most of the others, means the papers do not say it.
+    uncovered = features["absent"] > 0 and features["coverage"] < ABSTAIN_COVERAGE
+    if not exact or confidence < ABSTAIN_BELOW or uncovered:
+        confidence = min(confidence, ABSTAINED_CONFIDENCE)  # P(right) of an abstention: it answers nothing
         explanation = f"{NOT_FOUND}. The closest evidence: " + " ".join(sentences)
         exact = NOT_FOUND
     else:

@@ -160,6 +160,21 @@ def expected_calibration_error(confidences: Sequence[float], outcomes: Sequence[
     return total
 
 
+def reliability_bins(confidences: Sequence[float], outcomes: Sequence[bool], bins: int = 5) -> list[list[float | int]]:
+    """Return a reliability diagram: [bin_low, bin_high, n, mean confidence, accuracy] per non-empty bin."""
+    out: list[list[float | int]] = []
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        members = [
+            i for i, c in enumerate(confidences) if lo <= min(max(c, 0.0), 1.0) < hi or (b == bins - 1 and c >= 1.0)
+        ]
+        if members:
+            mean = sum(confidences[i] for i in members) / len(members)
+            accuracy = sum(outcomes[i] for i in members) / len(members)
+            out.append([round(lo, 2), round(hi, 2), len(members), round(mean, 4), round(accuracy, 4)])
+    return out
+
+
 def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
     """Aggregate question scores into the papers benchmark's headline figures.
 
@@ -185,6 +200,7 @@ def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
         "abstained_unanswerable": sum(s.abstained for s in unanswerable),
         "false_abstain": share([s.abstained for s in answerable]),
         "ece": round(expected_calibration_error([s.confidence for s in items], [s.answer_correct for s in items]), 4),
+        "reliability": reliability_bins([s.confidence for s in items], [s.answer_correct for s in items]),
         "gold_quotes_found": sum(s.gold_found for s in items),
         "gold_quotes": sum(s.gold_total for s in items),
     }

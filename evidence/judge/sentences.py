@@ -46,6 +46,18 @@ _NAME_LIST = re.compile(
 _CONTRIBUTIONS = re.compile(r"^(?:[A-Z]{2,3},\s*)+(?:and\s+)?[A-Z]{2,3}\b")
 
 
+_SUMMARY = re.compile(
+    r"^\W*(?:[\dIVX]+\.?\s*)?(?:abstract|summary|introduction|background|conclusions?|concluding remarks|"
+    r"outlook|future work|resumen|introducci[oó]n|conclusi[oó]n(?:es)?)\b",
+    re.I,
+)
+
+
+def summary_section(label: str | None) -> bool:
+    """Return whether a section label names the abstract, introduction or conclusion (the paper's summary)."""
+    return bool(_SUMMARY.match(label or ""))
+
+
 def is_junk(block: Block, title: str = "", before_body: bool = False) -> bool:
     """Return whether a sentence can never be evidence: front matter, back matter, headers, bib entries."""
     text = " ".join(block.text.split())
@@ -84,10 +96,51 @@ class SentenceScores:
     coverage: np.ndarray  # the idf share of the question's terms found in the sentence and its neighbours
 
 
-def question_terms(question: str, stop: Sequence[str] = ()) -> dict[str, float]:
-    """Return the question's analysed terms, each at weight 1, without the given stop terms."""
+_SCOPE_NOUNS = (
+    r"(?:paper|study|studies|review|article|report|work|note|technical note|experiments?|analysis|trial|survey|"
+    r"investigation|thesis|manuscript|model|setting|setup)"
+)
+# "According to the paper on X, ...", "In the study of X, ...": a leading phrase naming the document.
+_SCOPE_LEAD = re.compile(
+    rf"^\s*(?:according to|in|from|for)\s+(?:the|this|that)\s+(?:[\w\-]+\s+){{0,4}}?{_SCOPE_NOUNS}\b[^,?]*,\s*",
+    re.I,
+)
+# "... in the study of X?", "... in the X review?": a trailing phrase naming the document.
+_SCOPE_TAIL = re.compile(
+    rf"\s+(?:in|from|for|by|within|throughout)\s+(?:the|this|that)\s+(?:[^\s?,]+\s+){{0,8}}?{_SCOPE_NOUNS}\b"
+    r"(?:\s+(?:on|about|of|that|where|which|with|for|against|in)\b[^?]*)?\s*\??\s*$",
+    re.I,
+)
+
+
+def split_scope(question: str) -> tuple[str, str]:
+    """Split a question into what it asks (its focus) and the phrase naming the document it is about (its scope).
+
+    "From which muscle were the samples taken in the study of postmortem muscle degradation?" asks "From which
+    muscle were the samples taken"; "the study of postmortem muscle degradation" picks the paper, and every
+    sentence of that paper shares its words, so inside the paper they do not tell sentences apart.
+    """
+    q = " ".join(question.split())
+    scope = []
+    lead = _SCOPE_LEAD.match(q)
+    if lead and len(q) - lead.end() > 15:
+        scope.append(lead.group())
+        q = q[lead.end() :]
+    tail = _SCOPE_TAIL.search(q)
+    if tail and tail.start() > 15:
+        scope.append(tail.group())
+        q = q[: tail.start()] + "?"
+    return q.strip(), " ".join(s.strip(" ,?") for s in scope)
+
+
+def question_terms(question: str, stop: Sequence[str] = (), scope_weight: float = 1.0) -> dict[str, float]:
+    """Return the question's analysed terms without the given stop terms: its focus terms at weight 1, the terms
+    only its scope phrase holds (split_scope) at scope_weight."""
     dropped = {t for w in stop for t in terms(w)}
-    return {t: 1.0 for t in terms(question) if t not in dropped}
+    focus, scope = split_scope(question)
+    weights = {t: scope_weight for t in terms(scope) if t not in dropped}
+    weights.update({t: 1.0 for t in terms(focus) if t not in dropped})
+    return weights
 
 
 def score_sentences(
@@ -109,11 +162,11 @@ def score_sentences(
 
 
 def coverage(weights: dict[str, float], token_lists: Sequence[Sequence[str]]) -> np.ndarray:
-    """Return, per token list, the idf-weighted share of the query terms it contains (idf over the lists)."""
+    """Return, per token list, the weighted, idf-weighted share of the query terms it contains (idf over the lists)."""
     n = len(token_lists)
     if not n or not weights:
         return np.zeros(n)
     sets = [set(t) for t in token_lists]
     idf = {t: float(np.log(1 + n / (1 + sum(t in s for s in sets)))) for t in weights}
-    total = sum(idf.values()) or 1.0
-    return np.array([sum(idf[t] for t in weights if t in s) / total for s in sets])
+    total = sum(idf[t] * weights[t] for t in weights) or 1.0
+    return np.array([sum(idf[t] * weights[t] for t in weights if t in s) / total for s in sets])

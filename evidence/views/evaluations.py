@@ -48,6 +48,31 @@ def funnel_bars(funnel: dict[str, float]) -> list[dict[str, Any]]:
     ]
 
 
+RELIABILITY_PX = 200  # the reliability chart's square plot area
+
+
+def reliability_chart(bins: list[list[float]]) -> list[dict[str, Any]]:
+    """Columns of a reliability diagram: per confidence bin, the observed accuracy against the bin's mean confidence."""
+    out = []
+    for row in bins or []:
+        try:
+            lo, hi, n, mean, accuracy = (float(v) for v in row)
+        except (TypeError, ValueError):
+            continue
+        out.append(
+            {
+                "x": round(30 + RELIABILITY_PX * lo),
+                "width": max(round(RELIABILITY_PX * (hi - lo)) - 2, 1),
+                "height": round(RELIABILITY_PX * accuracy),
+                "y": round(10 + RELIABILITY_PX * (1 - accuracy)),
+                "mean_y": round(10 + RELIABILITY_PX * (1 - mean)),
+                "n": int(n),
+                "label": f"{lo:.1f}-{hi:.1f}: n={int(n)}, confidence {mean:.2f}, accuracy {accuracy:.2f}",
+            }
+        )
+    return out
+
+
 @require_GET
 def evaluation(request: HttpRequest, pk: int) -> HttpResponse:
     item = owned(request, pk)
@@ -72,6 +97,7 @@ def evaluation(request: HttpRequest, pk: int) -> HttpResponse:
             "funnel": funnel_bars(item.summary.get("funnel") or {}),
             "funnel_height": 16 + len(STAGES) * ROW_PX,
             "failures": (item.summary.get("failure_stages") or {}).items(),
+            "reliability": reliability_chart(item.summary.get("reliability") or []),
             "metrics": metrics,
             "questions": questions,
         },

@@ -51,7 +51,10 @@ def test_a_which_question_takes_the_name_attached_to_its_noun():
 
     assert asked_noun("Which union bargaining model, in which firms keep discretion, is assumed?") == "model"
     q = "Which top-down method is named for fabricating oxidized sheets?"
-    assert candidates(q, "Hummer’s method is a top-down approach to fabricate oxidized sheets.")[0].text == "Hummer’s method"
+    assert (
+        candidates(q, "Hummer’s method is a top-down approach to fabricate oxidized sheets.")[0].text
+        == "Hummer’s method"
+    )
     q = "At which state does the robust strategy repair the machine?"
     assert candidates(q, "The robust strategy repairs the machine at state 49 already.")[0].text == "state 49"
     q = "What kinds of traps were used to catch the crows?"
@@ -65,5 +68,24 @@ def test_a_purpose_is_what_the_sentence_says_is_done_with_it():
 
 
 def test_a_yes_no_question_may_open_with_a_phrase():
-    assert question_kind("In the model with competition, is inward FDI welfare improving when firms export?") == "yes_no"
+    assert (
+        question_kind("In the model with competition, is inward FDI welfare improving when firms export?") == "yes_no"
+    )
     assert question_kind("What dropout rate was used when training the model?") != "year"
+
+
+def test_a_quantity_prefers_the_unit_its_measure_is_written_in():
+    sentence = (
+        "Biofilms grew in 96 well plates and all photosensitizers were used at the same concentration (0.1 mg/mL)."
+    )
+    found = candidates("At what concentration were the photosensitizers used?", sentence, "quantity")
+    assert found[0].text == "0.1 mg/mL" and found[0].fits
+    assert not any(c.fits for c in found if c.text.startswith("96"))
+
+
+def test_a_decimal_comma_stays_one_number_and_thousands_separators_too():
+    found = [c.text for c in candidates("How many people lived in poverty?", "pasa de 135,9 millones a 221,4", "count")]
+    assert set(found) == {"135,9", "221,4"}
+    assert [c.text for c in candidates("How many documents were used?", "We used 12,345 documents.", "count")] == [
+        "12,345"
+    ]

@@ -75,3 +75,12 @@ def test_ece_is_zero_when_confidence_matches_accuracy_and_large_when_overconfide
     assert expected_calibration_error([0.75] * 4, [True, True, True, False]) == 0.0
     assert abs(expected_calibration_error([1.0, 1.0], [False, False]) - 1.0) < 1e-9
     assert abs(expected_calibration_error([0.05, 0.95], [False, True]) - 0.05) < 1e-9
+
+
+def test_the_reliability_diagram_bins_confidence_against_accuracy():
+    from evidence.eval.metrics_papers import reliability_bins
+
+    bins = reliability_bins([0.05, 0.1, 0.9, 0.95, 1.0], [False, False, True, False, True])
+    assert bins[0] == [0.0, 0.2, 2, 0.075, 0.0]
+    assert bins[-1][:3] == [0.8, 1.0, 3] and abs(bins[-1][4] - 2 / 3) < 1e-3
+    assert reliability_bins([], []) == []

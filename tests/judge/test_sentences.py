@@ -37,3 +37,35 @@ def test_the_sentence_with_the_rare_question_terms_scores_best():
     scores = score_sentences({"caught": 1.0, "trap": 1.0, "crow": 1.0}, np.zeros(3), texts, vectors, texts, np.zeros(3))
     assert int(np.argmax(scores.score)) == 1
     assert coverage({"a": 1.0, "b": 1.0}, [["a", "b"], ["a"], []])[0] == 1.0
+
+
+def test_the_phrase_naming_the_document_is_split_from_what_the_question_asks():
+    from evidence.judge.sentences import question_terms, split_scope
+
+    focus, scope = split_scope(
+        "From which muscle were the samples taken in the study of postmortem protein degradation?"
+    )
+    assert focus == "From which muscle were the samples taken?"
+    assert scope == "in the study of postmortem protein degradation"
+    focus, scope = split_scope("According to the paper on rural development, how many people lived in poverty in 2002?")
+    assert focus.startswith("how many people") and "rural" in scope
+    assert (
+        split_scope("What is the size of the maze in the path planning experiment?")[0]
+        == "What is the size of the maze?"
+    )
+    assert split_scope("Which classifier is trained on the embeddings?") == (
+        "Which classifier is trained on the embeddings?",
+        "",
+    )
+    weights = question_terms("Which muscle was sampled in the study of protein degradation?", scope_weight=0.1)
+    assert weights["muscl"] == 1.0 and weights["degrad"] == 0.1
+
+
+def test_summary_sections_are_the_abstract_introduction_and_conclusion():
+    from evidence.judge.sentences import summary_section
+
+    assert (
+        summary_section("Abstract") and summary_section("1 Introduction") and summary_section("6 Conclusion and Future")
+    )
+    assert summary_section("Conclusiones")
+    assert not summary_section("3 Extracting Metadata") and not summary_section("") and not summary_section(None)
