@@ -121,7 +121,6 @@ _broadcasters: dict[int, Broadcaster] = {}
 
 def broadcaster() -> Broadcaster:
     """Return this event loop's broadcaster (one per process under uvicorn; tests may run several loops)."""
-    from .event_stream import conninfo
 
     loop = asyncio.get_running_loop()
     found = _broadcasters.get(id(loop))
@@ -178,3 +177,17 @@ TOO_MANY = (
     "poll the run's events instead."
 )
 RETRY_AFTER_S = 10
+
+
+def conninfo() -> str:
+    """Return the connection string of Django's default database (the test database under pytest)."""
+    from django.db import connections
+
+    s = connections["default"].settings_dict
+    return psycopg.conninfo.make_conninfo(
+        dbname=s["NAME"],
+        user=s.get("USER") or None,
+        password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or None,
+        port=str(s["PORT"]) if s.get("PORT") else None,
+    )

@@ -13,9 +13,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-import psycopg
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection
 
 from . import broadcast
 
@@ -173,18 +172,3 @@ def read_html(run_id: int, after: int, idle: bool) -> Batch:
 def html_events(run_id: int, after: int, max_s: float | None = None) -> AsyncIterator[str]:
     """The run page's stream: htmx swaps each step into the timeline."""
     return event_stream(run_id, after, read_html, page_max_s() if max_s is None else max_s)
-
-
-# ------------------------------------------------------------------ the listener's connection
-
-
-def conninfo() -> str:
-    """Return the connection string of Django's default database (the test database under pytest)."""
-    s = connections["default"].settings_dict
-    return psycopg.conninfo.make_conninfo(
-        dbname=s["NAME"],
-        user=s.get("USER") or None,
-        password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or None,
-        port=str(s["PORT"]) if s.get("PORT") else None,
-    )

@@ -25,15 +25,26 @@ RETRY_AFTER_S = 5
 QUEUE_DOWN = "The job queue is unavailable: the run was not started, try again shortly."
 
 
+RUN_TASK = "evidence.run_research"  # tasks.run_research's name (sent by name: see enqueue_run)
+INGEST_TASK = "evidence.ingest_file"  # tasks.ingest_file's
+
+
+def send(task: str, args: tuple) -> None:
+    """Send a task by its name (no result kept); raise if the broker cannot be reached."""
+    from celery import current_app
+
+    current_app.send_task(task, args, ignore_result=True)
+
+
 def enqueue_run(run_id: int) -> None:
     """Send a committed run to the workers (no result is kept: the run's row is its result)."""
-    from .tasks import run_research
+    from celery import current_app
 
-    app = run_research.app
-    with app.connection_for_write(transport_options=FAST_SOCKETS) as connection:
+    with current_app.connection_for_write(transport_options=FAST_SOCKETS) as connection:
+        # Sent by name, so this module does not import the tasks (which import the runs service, which imports us).
         # ignore_result: the Redis result backend would otherwise subscribe first, retrying 20 times a second apart.
-        run_research.apply_async(
-            (run_id,), connection=connection, ignore_result=True, retry=True, retry_policy=FAST_PUBLISH
+        current_app.send_task(
+            RUN_TASK, (run_id,), connection=connection, ignore_result=True, retry=True, retry_policy=FAST_PUBLISH
         )
 
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from . import events
+from . import events, queueing
 from .ingest.jobs import refresh_job
 from .models import IngestFile, IngestJob, Run
 
@@ -88,8 +88,6 @@ def roll_up_ended_jobs() -> list[int]:
 
 
 def requeue_queued_runs(now: datetime) -> dict[str, list[int]]:
-    from .tasks import run_research
-
     resent, failed = [], []
     for run in Run.objects.filter(status=Run.Status.QUEUED).only("pk", "created_at", "sent_at", "sends"):
         if not due_for_resend(run.sent_at or run.created_at, run.sends, now):
@@ -107,7 +105,7 @@ def requeue_queued_runs(now: datetime) -> dict[str, list[int]]:
             sends=F("sends") + 1, sent_at=now
         ):
             try:
-                run_research.delay(run.pk)
+                queueing.send(queueing.RUN_TASK, (run.pk,))
                 resent.append(run.pk)
             except Exception:  # the broker is still down: the next pass tries again
                 log.warning("could not queue run %s again", run.pk)
@@ -161,9 +159,7 @@ def requeue_queued_files(now: datetime) -> dict[str, list[int]]:
 
 
 def _send_file(file_id: int) -> None:
-    from .tasks import ingest_file
-
     try:
-        ingest_file.delay(file_id)
+        queueing.send(queueing.INGEST_TASK, (file_id,))
     except Exception:  # the broker is still down: the next pass tries again
         log.warning("could not queue file %s again", file_id)

@@ -111,10 +111,16 @@ def start_run(owner, collection: Collection, question: str, **options: Any) -> t
     return run, True
 
 
+def execute_run(run_id: int, emit: Any = events.emit) -> Run | None:
+    """Claim a queued run and run it to its end status; a run already claimed or ended (a repeated task) is None."""
+    from .agent.loop import run_claimed
+
+    run = claim_run(run_id)
+    return None if run is None else run_claimed(run, emit)
+
+
 def run_here(run: Run, **options: Any) -> Run:
     """Execute a created run in this process (the CLI, evaluations, replays) and return it refreshed."""
-    from .agent.loop import execute_run
-
     execute_run(run.pk, **options)
     run.refresh_from_db()
     return run

@@ -73,8 +73,7 @@ def enqueue_ingest(job_id: int) -> None:
 @shared_task(name="evidence.run_research", acks_late=True)
 def run_research(run_id: int) -> str | None:
     """Run a research run to its end status; a repeated delivery of a claimed run is a no-op."""
-    from .agent.loop import execute_run
-    from .runs import reap_stale_runs
+    from .runs import execute_run, reap_stale_runs
 
     # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
     reap_stale_runs(run_id=run_id)

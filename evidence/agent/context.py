@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..run_config import RunConfig
 from .answer import Answer, compose_extractive, exact_from_sentence
 from .budget import TimeBudget
 from .heuristic import heuristic_spans, question_cosines
-from .planner import Plan
+from .planner import Plan, make_plan
 from .planners import OfflinePlanner, Planner
 from .recorder import RunCancelled, RunRecorder
 from .tools import ResearchTools, ToolError
@@ -46,6 +47,11 @@ class RunContext:
     searched: dict[str, list[Hit]] = field(default_factory=dict)  # query -> hits, for readers that try in turn
     config: RunConfig = field(default_factory=RunConfig)
     planner: Planner = field(default_factory=OfflinePlanner)
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The offline plan of the question (sub-questions, queries, clues), made once per run."""
+        return make_plan(self.run.question)
 
     @property
     def ranking(self) -> bool:

@@ -28,7 +28,7 @@ from .context import (
 from .fanout import localize_fanned_out
 from .multihop import answer_in_pairs
 from .papers import answer_in_papers, scoped_papers
-from .planner import Plan, make_plan, refine_query
+from .planner import Plan, refine_query
 from .reader import answer_general
 from .units import load_document_units
 
@@ -40,7 +40,7 @@ EVIDENCE_DOCS = 3  # and localizes evidence in the top 3
 def run_dual(ctx: RunContext) -> Outcome:
     if ctx.judge is None:
         raise RuntimeError("the dual system needs a System 1 judge")
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries, "clues": plan.clues})
     if ctx.ranking:
         return rank_dual(ctx, plan)

@@ -11,7 +11,6 @@ from .dual import request_evidence
 from .heuristic import heuristic_spans
 from .llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
 from .papers import papers_among, read_papers
-from .planner import make_plan
 from .planners import ModelPlanner
 from .tools import ToolError
 from .units import load_units
@@ -160,7 +159,7 @@ def request_evidence_tool(ctx: RunContext, arguments: dict[str, Any]) -> str:
         raise ToolError("request_evidence needs docids: a non-empty list of docids from search results.")
     if not isinstance(subs, list) or not subs or not all(isinstance(s, str) for s in subs):
         raise ToolError("request_evidence needs sub_questions: a list of 1-6 short questions the evidence must answer.")
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     plan = type(plan)(plan.question, [str(s) for s in subs[:6]], plan.queries, plan.clues, plan.boolean)
     wanted = list(dict.fromkeys(docids[:60]))
     # A paper is read whole, paragraph by paragraph with its sections; other documents by their best passage.

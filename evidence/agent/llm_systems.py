@@ -13,7 +13,6 @@ from .answer import Answer
 from .context import MAX_ROUNDS, Outcome, RunContext, plain_select, read_top, search_hits
 from .llm import ChatResponse, Conversation
 from .llm_planner import MAX_OUTPUT_TOKENS, final_answer
-from .planner import make_plan
 from .planners import ModelPlanner
 
 ANSWER_PROMPT = """You answer a research question using only the passages given to you. Each passage starts \
@@ -42,7 +41,7 @@ def ask_model(ctx: RunContext, planner: ModelPlanner, chat: Conversation) -> Cha
 
 def llm_single_pass(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     """One search, the top k read by the plain scorer, one model call to answer from them."""
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
     hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
     plain_select(ctx, plan, read_top(ctx, hits, ctx.config.k(10), plan.queries[0]))
@@ -54,7 +53,7 @@ def llm_single_pass(ctx: RunContext, planner: ModelPlanner) -> Outcome:
 
 def llm_review_loop(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     """Answer, review, refine the query: up to 3 rounds, each adding newly read passages to one conversation."""
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
     chat = Conversation(system=ANSWER_PROMPT)
     query, used = plan.queries[0], set()

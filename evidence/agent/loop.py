@@ -1,8 +1,8 @@
 """Run a research run to exactly one end status: claim it, build its context, run its system, record the end.
 
 The system comes from the registry (systems.py), the planner and the System 1 judge are built from the run's
-typed configuration and injected; the recorder writes every row. Claiming and reaping belong to the runs
-service (evidence/runs.py).
+typed configuration and injected; the recorder writes every row. The runs service (evidence/runs.py) claims
+the run and calls in here; it also reaps runs whose worker was lost.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 from .. import events
 from ..models import Run
 from ..run_config import RunConfig
-from ..runs import claim_run
 from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
 from .context import Outcome, RunCancelled, RunContext
@@ -28,14 +27,11 @@ from .trajectory import Trajectory
 
 log = logging.getLogger(__name__)
 
-__all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "execute_run"]
+__all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "run_claimed"]
 
 
-def execute_run(run_id: int, emit: Callable[..., Any] = events.emit) -> Run | None:
-    """Run the research loop for a queued run; every failure ends in a recorded status, never a stuck run."""
-    run = claim_run(run_id)
-    if run is None:
-        return None
+def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
+    """Run the research loop for a run the runs service claimed; every failure ends in a recorded status."""
     trajectory = Trajectory()
     recorder = RunRecorder(run, trajectory, emit)
     ctx: RunContext | None = None
@@ -94,7 +90,8 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     from .planner import make_plan
 
     delivered = ctx.delivered if ctx else []
-    answer = compose_extractive(run.question, delivered, make_plan(run.question).boolean)
+    plan = ctx.plan if ctx else make_plan(run.question)
+    answer = compose_extractive(run.question, delivered, plan.boolean)
     if ctx:
         ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer

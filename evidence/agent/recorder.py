@@ -23,13 +23,16 @@ class RunCancelled(Exception):
     """The owner cancelled the run: it stops at the next step."""
 
 
-def heartbeat(run_id: int, trajectory: Trajectory) -> str | None:
-    """Save the trajectory and the heartbeat in one statement; return the run's current status."""
+def heartbeat(run_id: int, trajectory: Trajectory | None) -> str | None:
+    """Save the heartbeat (and the trajectory, when given) in one statement; return the run's current status."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
-            [json.dumps(trajectory.as_dict()), run_id],
-        )
+        if trajectory is None:
+            cursor.execute("UPDATE evidence_run SET heartbeat_at = now() WHERE id = %s RETURNING status", [run_id])
+        else:
+            cursor.execute(
+                "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
+                [json.dumps(trajectory.as_dict()), run_id],
+            )
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -42,6 +45,7 @@ class RunRecorder:
         self.trajectory = trajectory
         self.emit = emit
         self.judgment_of: dict[tuple[str, int, int], int] = {}  # span -> Judgment row id
+        self._saved_counts: dict[str, int] | None = None  # the trajectory as last written
 
     def event(self, kind: str, payload: dict[str, Any]) -> None:
         """Emit an event, then save the trajectory and heartbeat; raise RunCancelled if the owner cancelled."""
@@ -49,8 +53,15 @@ class RunRecorder:
         self.check_cancelled()
 
     def check_cancelled(self) -> None:
-        """Heartbeat without an event (a long model call); raise RunCancelled if the owner cancelled."""
-        if heartbeat(self.run.pk, self.trajectory) == Run.Status.CANCELLED:
+        """Heartbeat (with the trajectory when it grew); raise RunCancelled if the owner cancelled.
+
+        The trajectory's sets only grow, so equal counts mean an unchanged trajectory: it is not rewritten.
+        """
+        counts = self.trajectory.counts()
+        changed = counts != self._saved_counts
+        if changed:
+            self._saved_counts = counts
+        if heartbeat(self.run.pk, self.trajectory if changed else None) == Run.Status.CANCELLED:
             raise RunCancelled("the run was cancelled")
 
     def spend(self, spent_usd: float, calls: int) -> None:

@@ -29,13 +29,13 @@ from .context import (
 from .dual import run_dual
 from .llm_planner import run_llm_planner
 from .llm_systems import llm_review_loop, llm_single_pass
-from .planner import make_plan, refine_query
+from .planner import refine_query
 from .planners import ModelPlanner
 from .tools import ToolError
 
 
 def run_single_pass(ctx: RunContext) -> Outcome:
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
     hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
     k = ctx.config.k(10)
@@ -45,7 +45,7 @@ def run_single_pass(ctx: RunContext) -> Outcome:
 
 
 def run_review_loop(ctx: RunContext) -> Outcome:
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
     query, used = plan.queries[0], []
     k = ctx.config.k(10)
@@ -70,7 +70,7 @@ def run_review_loop(ctx: RunContext) -> Outcome:
 
 
 def run_pi_serini(ctx: RunContext) -> Outcome:
-    plan = make_plan(ctx.run.question)
+    plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries})
     k = ctx.config.k(5)
     for query in plan.queries:

@@ -5,31 +5,12 @@ from __future__ import annotations
 import pytest
 
 from evidence.agent import llm_planner, llm_systems, loop
-from evidence.agent.loop import execute_run
 from evidence.models import Run, RunEvent
-from evidence.runs import reap_stale_runs
+from evidence.runs import execute_run, reap_stale_runs
 from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
 from tests.ingesting import ingest_now
 
 pytestmark = pytest.mark.django_db
-
-DOCS = {
-    "caffeine.md": b"# Caffeine and sleep\n\nCaffeine blocks adenosine receptors in the brain. In a laboratory "
-    b"study, 400 mg of caffeine taken six hours before bedtime reduced total sleep time by more than one hour.\n\n"
-    b"The half-life of caffeine in adults is about five hours.\n",
-    "walking.md": b"# Walking and memory\n\nOne year of aerobic walking increased hippocampal volume by two percent "
-    b"in older adults. Stretching did not.\n",
-    "diet.md": b"# Diet trial\n\nA Mediterranean diet with olive oil reduced cardiovascular events by about 30 "
-    b"percent in a trial of 7,447 adults.\n",
-}
-
-
-@pytest.fixture
-def library(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
-    settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    ingest_now(collection, DOCS.items())
-    return collection
 
 
 def make_run(library, system="dual", question="How much does caffeine reduce total sleep time?", **kwargs):
@@ -258,12 +239,13 @@ def test_retries_are_visible_in_the_trace(library, fake_openai):
 def test_the_steer_blocks_tools_at_seventy_percent_of_the_budget(library, fake_openai):
     search = tool_calls(("search", {"reason": "look", "query": "caffeine"}))
     fake_openai.queue(
-        slow(0.45, search),
-        slow(0.45, search),
+        slow(0.9, search),
+        slow(0.9, search),
         text("Explanation: Caffeine shortens sleep. Exact Answer: yes Confidence: 50%"),
     )
     run = llm_run(library, fake_openai)
-    Run.objects.filter(pk=run.pk).update(budget_s=1.2)
+    # The steer is due at 70% (1.68 s), after the second call; 0.6 s of slack before the deadline on a busy machine.
+    Run.objects.filter(pk=run.pk).update(budget_s=2.4)
     execute_run(run.pk)
     run.refresh_from_db()
     assert RunEvent.objects.filter(run=run, kind="steer").count() == 1
@@ -452,7 +434,7 @@ def test_an_unexpected_crash_is_shown_as_a_plain_sentence_and_logged(run, monkey
         raise KeyError("internal detail")
 
     monkeypatch.setitem(loop.SYSTEMS, run.system, replace(loop.SYSTEMS[run.system], offline=crash))
-    loop.execute_run(run.pk)
+    execute_run(run.pk)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED and run.error == loop.INTERNAL_ERROR
     assert any("internal detail" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)

@@ -5,22 +5,13 @@ from __future__ import annotations
 import pytest
 
 from evidence.agent.judges import JudgeUnavailable, judge_spec, make_judge
-from evidence.agent.loop import execute_run
 from evidence.models import Judgment, Run
 from evidence.run_config import RunConfig
-from tests.agent.test_loop import DOCS, make_run
-from tests.ingesting import ingest_now
+from evidence.runs import execute_run
+from tests.agent.test_loop import make_run
 from tests.judge.fake_servers import KEY, serve
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def library(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
-    settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    ingest_now(collection, DOCS.items())
-    return collection
 
 
 @pytest.fixture

@@ -20,17 +20,8 @@ FORBIDDEN = {
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """Every `evidence.*` module a file imports, relative imports resolved, with line numbers."""
-    package = ["evidence", *path.relative_to(APP).parts[:-1]]
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
-        elif isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-    return [(line, name) for line, name in found if name.startswith("evidence.")]
+    """Every `evidence.*` module a file imports (relative imports resolved, typing-only ones left out), with lines."""
+    return [(line, name) for line, name in runtime_imports(path) if name.startswith("evidence.")]
 
 
 def layer_of(path: Path) -> str:
@@ -114,7 +105,8 @@ def test_strategy_code_has_no_orm_import():
 
 
 def module_graph() -> dict[str, set[str]]:
-    """evidence module -> the evidence modules it imports when it is loaded (top level, not inside functions)."""
+    """evidence module -> the evidence modules it imports, at load time or inside a function (a lazy import
+    that closes a circle is still a circle, only a hidden one)."""
     modules = {
         ".".join(["evidence", *p.relative_to(APP).with_suffix("").parts]).removesuffix(".__init__"): p
         for p in APP.rglob("*.py")
@@ -122,20 +114,12 @@ def module_graph() -> dict[str, set[str]]:
     }
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text())
-        top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         targets = set()
-        for node in top:
-            if isinstance(node, ast.ImportFrom):
-                base = package[: len(package) - node.level + 1] if node.level else []
-                module = ".".join([*base, *([node.module] if node.module else [])])
-                for alias in node.names:
-                    full = f"{module}.{alias.name}"
-                    targets.add(full if full in modules else module)
-            else:
-                targets.update(alias.name for alias in node.names)
-        graph[name] = {t for t in targets if t in modules and t != name}
+        for _, imported in runtime_imports(path):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]  # evidence.runs.claim_run -> evidence.runs
+            targets.add(imported)
+        graph[name] = {t for t in targets if t and t != name}
     return graph
 
 

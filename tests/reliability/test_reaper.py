@@ -20,8 +20,8 @@ def sent(monkeypatch, settings, tmp_path):
     settings.EVIDENCE_RESEND_AFTER_S = 60
     settings.EVIDENCE_FILE_STALE_AFTER_S = 300
     log: list[tuple[str, int]] = []
-    monkeypatch.setattr("evidence.tasks.run_research.delay", lambda run_id: log.append(("run", run_id)))
-    monkeypatch.setattr("evidence.tasks.ingest_file.delay", lambda file_id: log.append(("file", file_id)))
+    kinds = {"evidence.run_research": "run", "evidence.ingest_file": "file"}
+    monkeypatch.setattr("evidence.queueing.send", lambda task, args: log.append((kinds[task], *args)))
     return log
 
 

@@ -44,10 +44,10 @@ def paced_runs(monkeypatch):
     The offline planner finishes a run over two papers in about half a second, faster than a page loads; a
     model-backed run takes tens of seconds. The pause comes after each commit, so it adds no latency.
     """
-    from evidence.agent import loop
+    from evidence import runs
 
     committed: dict[tuple[int, int], float] = {}
-    original = loop.execute_run
+    original = runs.execute_run
 
     def paced_emit(run_id, kind, payload=None):
         event = events.emit(run_id, kind, payload)
@@ -55,7 +55,7 @@ def paced_runs(monkeypatch):
         time.sleep(PACE_S)
         return event
 
-    monkeypatch.setattr(loop, "execute_run", lambda run_id: original(run_id, emit=paced_emit))
+    monkeypatch.setattr(runs, "execute_run", lambda run_id: original(run_id, emit=paced_emit))
     return committed
 
 
@@ -129,8 +129,10 @@ def test_the_four_journeys(page: Page, asgi_server, celery_worker, user, shared_
         assert min(s["at"] for s in seen) < finished_at
     latencies = sorted(s["at"] - paced_runs[(run_a, s["seq"])] for s in live if (run_a, s["seq"]) in paced_runs)
     with capsys.disabled():
-        print(f"\nbrowser latency commit->DOM over {len(latencies)} events: p50 {statistics.median(latencies):.0f} ms,"
-              f" max {latencies[-1]:.0f} ms")
+        print(
+            f"\nbrowser latency commit->DOM over {len(latencies)} events: p50 {statistics.median(latencies):.0f} ms,"
+            f" max {latencies[-1]:.0f} ms"
+        )
 
     # Audit: open a citation; the highlighted text is the cited quote, character for character.
     citation = page.locator("ol.citations a.cite").first
