@@ -119,10 +119,11 @@ _MEASURE_UNITS = (
 def unit_fits(question: str, unit: str) -> bool:
     """Return whether a number's unit is one the measure the question asks for is written in."""
     unit = unit.strip()
-    if not unit:
-        return False
+    if not unit or re.search(r"\bhow many times\b|\bfold\b", question, re.I):
+        return False  # "how many times higher": a ratio, whatever measure the question names
     return any(
-        re.search(rf"\b(?:{measure})\b", question, re.I) and re.search(units, unit) for measure, units in _MEASURE_UNITS
+        re.search(rf"(?<![\w\-])(?:{measure})(?![\w\-])", question, re.I) and re.search(units, unit)
+        for measure, units in _MEASURE_UNITS
     )
 
 

@@ -157,8 +157,11 @@ def choose(question: str, blocks: list[Block], s: dict[str, np.ndarray]) -> Choi
     order = [int(i) for i in np.argsort(-s["score"], kind="stable")[:CITED]]
     pick, exact, candidate_score = order[0], "", 0.0
     best_total = -np.inf
-    for i in order:
-        found = candidates(question, blocks[i].text, kind)
+    found_in = {i: candidates(question, blocks[i].text, kind) for i in order}
+    # A number in the unit of the asked measure ("0.1 mg/mL" for a concentration) beats a bare number.
+    fitting = [i for i in order if found_in[i] and found_in[i][0].fits]
+    for i in fitting or order:
+        found = found_in[i]
         if found:
             total = float(s["score"][i]) + 0.5 * min(found[0].score, 4.0)
             if total > best_total:

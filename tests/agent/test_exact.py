@@ -89,3 +89,9 @@ def test_a_decimal_comma_stays_one_number_and_thousands_separators_too():
     assert [c.text for c in candidates("How many documents were used?", "We used 12,345 documents.", "count")] == [
         "12,345"
     ]
+
+
+def test_a_ratio_question_never_takes_a_dose_for_its_answer():
+    sentence = "At 2.5 g/kg, the absorbability of CSP was 35-fold higher than that of curcuminoids."
+    found = candidates("How many times higher was the absorbability in the high-dose group?", sentence, "quantity")
+    assert found[0].text.startswith("35-fold") and not any(c.fits for c in found)

@@ -84,3 +84,12 @@ def test_the_reliability_diagram_bins_confidence_against_accuracy():
     assert bins[0] == [0.0, 0.2, 2, 0.075, 0.0]
     assert bins[-1][:3] == [0.8, 1.0, 3] and abs(bins[-1][4] - 2 / 3) < 1e-3
     assert reliability_bins([], []) == []
+
+
+def test_the_evaluation_page_draws_one_column_per_reliability_bin():
+    from evidence.views.evaluations import RELIABILITY_PX, reliability_chart
+
+    columns = reliability_chart([[0.0, 0.2, 5, 0.05, 0.0], [0.8, 1.0, 8, 0.84, 0.75], ["bad"]])
+    assert [c["n"] for c in columns] == [5, 8]
+    assert columns[0]["height"] == 0 and columns[1]["height"] == round(0.75 * RELIABILITY_PX)
+    assert columns[1]["mean_y"] < columns[1]["y"]  # confidence 0.84 above accuracy 0.75: overconfident bin
