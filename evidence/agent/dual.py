@@ -26,10 +26,8 @@ from .context import (
     unit_key,
 )
 from .fanout import localize_fanned_out
-from .multihop import answer_in_pairs
-from .papers import answer_in_papers, scoped_papers
 from .planner import Plan, refine_query
-from .reader import answer_general
+from .readers import choose_reader
 from .units import load_document_units
 
 WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (abstracts: median 9 sentences)
@@ -48,26 +46,14 @@ def run_dual(ctx: RunContext) -> Outcome:
 
 
 def read_by_shape(ctx: RunContext, plan: Plan) -> Outcome:
-    """The question and its candidates choose the reader, never a flag.
-
-    A run scoped to a few papers reads their paragraphs by section (papers.py); an open question whose top
-    hits are long documents reads them whole (reader.py); two linked short paragraphs are read as a pair
-    (multihop.py); anything else goes through the search loop with System 1 localizing evidence in passages.
-    The two paper readers are the local provider's own: a remote System 1 is asked through localization.
-    """
-    local = getattr(ctx.judge, "name", "") == "local"
-    papers = scoped_papers(ctx) if local else []
-    if papers:
-        return answer_in_papers(ctx, plan, papers)
-    if local and not ctx.tools.scope:
-        general = answer_general(ctx, plan)
-        if general is not None:
-            return general
+    """The question and its candidates choose the reader (readers.py); anything no reader takes is searched."""
     hits = search_hits(ctx, plan.queries[0], "Search for evidence with a lexical query from the question.")
-    paired = answer_in_pairs(ctx, plan, hits)
-    if paired is not None:
-        return paired
-    return search_loop(ctx, plan, hits)
+    chosen = choose_reader(ctx, plan, hits)
+    if chosen is None:
+        return search_loop(ctx, plan, hits)
+    reader, candidates = chosen
+    ctx.log("reader", {"reader": reader.name, "docids": [unit.docid for unit in candidates]})
+    return reader.read(ctx, plan, candidates)
 
 
 def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:

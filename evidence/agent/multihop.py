@@ -67,13 +67,8 @@ def pair_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] 
     return units
 
 
-def answer_in_pairs(ctx: RunContext, plan: Plan, hits: list[Hit]) -> Outcome | None:
-    """Pair reading, when the candidates have its shape: judge every paragraph pair, deliver the chosen
-    sentences, and answer citing all of them. None when the question does not read as two linked paragraphs."""
-    units = pair_candidates(ctx, plan, hits)
-    if units is None:
-        return None
-    ctx.log("reader", {"reader": "pairs", "docids": [u.docid for u in units]})
+def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
+    """Judge every paragraph pair, deliver the chosen sentences, and answer citing all of them."""
     ctx.trajectory.add("inspected", [unit.docid for unit in units])
     chosen = ctx.judge.multihop_support(plan.question, units)  # type: ignore[union-attr]
     spans = [

@@ -67,3 +67,19 @@ def test_a_provider_without_its_endpoint_is_refused_in_plain_words(settings):
 def test_the_local_judge_is_the_default(settings):
     settings.EVIDENCE_JUDGE = "local"
     assert make_judge(judge_spec(RunConfig())).name == "local"
+
+
+def test_a_remote_judge_is_asked_even_for_a_scoped_paper(library, settings, fake):
+    from evidence.models import RunEvent
+    from tests.agent.test_loop import PAPER_MD
+    from tests.ingesting import ingest_now
+
+    base, requests = fake
+    settings.EVIDENCE_JUDGE, settings.EVIDENCE_JEV_URL, settings.EVIDENCE_JEV_KEY = "jev", base, KEY
+    ingest_now(library, [("paper.md", PAPER_MD)])
+    paper = library.documents.get(title="Robust sentiment models")
+    run = make_run(library, question="What dataset do they use?", config={"scope_docids": [paper.docid]})
+    execute_run(run.pk)
+    assert requests  # the section scorer is the local provider's: the remote one reads through localization
+    assert not RunEvent.objects.filter(run=run, kind="paper_reading").exists()
+    assert set(Judgment.objects.filter(run=run).values_list("provider", flat=True)) == {"jev"}

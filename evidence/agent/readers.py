@@ -1,0 +1,61 @@
+"""System 1's readers, one interface: which candidates a reader takes for a question, and how it reads them.
+
+The question and its candidates choose the reader, never a flag: the first reader whose shape the question
+has reads it (`read_by_shape`). Each reader records its judgments and delivers judged spans with their
+probabilities through the run context, then answers from them.
+
+  papers  a run scoped to up to three papers: every paragraph, by section (papers.py)
+  whole   an open question whose top hits are long documents: read whole, sentence by sentence (reader.py)
+  pairs   two linked short paragraphs (one names the other, or the question names both) (multihop.py)
+
+A question none of them takes goes through the dual system's search loop (SPEC 4's localization and mining).
+The paper readers are the local provider's own scorers: a remote System 1 is asked through localization.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..judge.types import Unit
+from ..retrieval.types import Hit
+from .context import Outcome, RunContext
+from .multihop import pair_candidates, read_pairs
+from .papers import answer_in_papers, scoped_papers
+from .planner import Plan
+from .reader import answer_whole_papers, papers_to_read
+
+
+@dataclass(frozen=True)
+class Reader:
+    name: str
+    takes: Callable[[RunContext, Plan, list[Hit]], list[Unit] | None]  # the candidates, or None: not this shape
+    read: Callable[[RunContext, Plan, list[Unit]], Outcome]
+    local_only: bool = False  # a scorer of the local provider's, not a question to any System 1
+
+
+def scoped_paper_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
+    return scoped_papers(ctx) or None
+
+
+def long_document_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
+    return None if ctx.tools.scope else (papers_to_read(ctx, hits) or None)
+
+
+READERS = (
+    Reader("papers", scoped_paper_candidates, answer_in_papers, local_only=True),
+    Reader("whole", long_document_candidates, answer_whole_papers, local_only=True),
+    Reader("pairs", pair_candidates, read_pairs),
+)
+
+
+def choose_reader(ctx: RunContext, plan: Plan, hits: list[Hit]) -> tuple[Reader, list[Unit]] | None:
+    """Return the first reader that takes the question, with its candidates; None for the search loop."""
+    local = getattr(ctx.judge, "name", "") == "local"
+    for reader in READERS:
+        if reader.local_only and not local:
+            continue
+        candidates = reader.takes(ctx, plan, hits)
+        if candidates:
+            return reader, candidates
+    return None
