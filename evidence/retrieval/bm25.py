@@ -45,25 +45,56 @@ class BM25Params:
             raise ValueError(f"unknown BM25 variant {self.variant!r}; known variants: {', '.join(VARIANTS)}")
 
 
+_POSTINGS_CHUNK_TOKENS = 4_000_000  # tokens sorted at a time while building postings (bounds the temporaries)
+
+
 def _postings(
     token_lists: Sequence[Sequence[str]], vocab: dict[str, int], first_unit: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return (indptr, units, tfs, lengths) for token_lists, growing vocab in first-occurrence order."""
-    term_ids: list[int] = []
-    lengths = np.empty(len(token_lists), dtype=np.int32)
-    for i, tokens in enumerate(token_lists):
-        lengths[i] = len(tokens)
-        term_ids.extend([vocab.setdefault(t, len(vocab)) for t in tokens])
-    rows = np.fromiter(term_ids, dtype=np.int64, count=len(term_ids))
-    cols = np.repeat(np.arange(len(token_lists), dtype=np.int64), lengths)
-    # one key per token, sorted: (term, unit) pairs in CSR order, repeats counted into term frequencies
-    n_units = max(len(token_lists), 1)
-    keys, tfs = np.unique(rows * n_units + cols, return_counts=True)
-    terms = keys // n_units
-    units = (keys - terms * n_units + first_unit).astype(np.int32)
+    """Return (indptr, units, tfs, lengths) for token_lists, growing vocab in first-occurrence order.
+
+    Units are taken in chunks of about _POSTINGS_CHUNK_TOKENS tokens: each chunk's (term, unit) keys are sorted
+    and counted into term frequencies, then every term's postings are laid out chunk after chunk (unit order).
+    """
+    lengths = np.fromiter((len(tokens) for tokens in token_lists), dtype=np.int32, count=len(token_lists))
+    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (term of each posting, units, tfs)
+    start = 0
+    while start < len(token_lists):
+        end, count = start, 0
+        while end < len(token_lists) and (end == start or count + lengths[end] <= _POSTINGS_CHUNK_TOKENS):
+            count += int(lengths[end])
+            end += 1
+        term_ids = [vocab.setdefault(t, len(vocab)) for tokens in token_lists[start:end] for t in tokens]
+        rows = np.fromiter(term_ids, dtype=np.int64, count=len(term_ids))
+        del term_ids
+        n_units = end - start
+        rows *= n_units
+        rows += np.repeat(np.arange(n_units, dtype=np.int64), lengths[start:end])
+        keys, tfs = np.unique(rows, return_counts=True)  # sorted: (term, unit) pairs, repeats counted
+        del rows
+        terms = keys // n_units
+        units = (keys - terms * n_units + (first_unit + start)).astype(np.int32)
+        pieces.append((terms.astype(np.int32), units, tfs.astype(np.float32)))
+        del keys
+        start = end
+    counts = np.zeros(len(vocab), dtype=np.int64)
+    piece_counts = [np.bincount(terms, minlength=len(vocab)) for terms, _, _ in pieces]
+    for c in piece_counts:
+        counts += c
     indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(terms, minlength=len(vocab)), out=indptr[1:])
-    return indptr, units, tfs.astype(np.float32), lengths
+    np.cumsum(counts, out=indptr[1:])
+    if len(pieces) == 1:
+        return indptr, pieces[0][1], pieces[0][2], lengths
+    units = np.empty(int(indptr[-1]), dtype=np.int32)
+    tfs = np.empty(int(indptr[-1]), dtype=np.float32)
+    filled = indptr[:-1].copy()  # where each term's next postings go
+    for (terms, piece_units, piece_tfs), c in zip(pieces, piece_counts, strict=True):
+        piece_start = np.zeros(len(vocab), dtype=np.int64)
+        np.cumsum(c[:-1], out=piece_start[1:])
+        dest = (filled - piece_start)[terms] + np.arange(len(terms))
+        units[dest], tfs[dest] = piece_units, piece_tfs
+        filled += c
+    return indptr, units, tfs, lengths
 
 
 def _merge(

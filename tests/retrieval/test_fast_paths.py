@@ -136,3 +136,15 @@ def test_array_fusion_equals_the_dict_fusion(depth: int) -> None:
         assert [(h.docid, h.score, h.passage) for h in result.hits] == hits
         assert result.passages == passages and list(result.passages) == list(passages)
         assert hybrid.search(q, depth) == result.hits
+
+
+@pytest.mark.parametrize("chunk_tokens", [1, 37, 500])
+def test_postings_built_in_chunks_equal_one_pass(monkeypatch, chunk_tokens: int) -> None:
+    docs, _ = synthetic_corpus(800)
+    docs[5] = []  # an empty unit too
+    whole = BM25Index.build(docs, [f"d{i}" for i in range(len(docs))], BM25Params())
+    monkeypatch.setattr(bm25_module, "_POSTINGS_CHUNK_TOKENS", chunk_tokens)
+    chunked = BM25Index.build(docs, [f"d{i}" for i in range(len(docs))], BM25Params())
+    assert chunked.vocab == whole.vocab
+    for a, b in zip(chunked.to_arrays()[0].values(), whole.to_arrays()[0].values(), strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
