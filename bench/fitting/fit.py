@@ -41,15 +41,20 @@ def _fit_logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, n
     return mean, scale, model.coef_[0], float(model.intercept_[0])
 
 
-def _lgbm_params(objective: str) -> dict[str, object]:
-    # Small trees over many rows: SPEC 11's 15 leaves / 20 rows memorised abstracts that neighbouring
-    # claims cite (claim-grouped CV 0.79 nDCG@10, cluster-grouped 0.74); 7 leaves / 50 rows held up better.
+# Tree shapes: "small" by default. SPEC 11's 15 leaves / 20 rows ("wide") memorised abstracts that neighbouring
+# claims cite (claim-grouped CV 0.79 nDCG@10, cluster-grouped 0.74); 7 leaves / 50 rows held up better there.
+# A kind "<objective>_wide" (e.g. "binary_wide") fits the wide shape, for comparison by cluster-grouped CV.
+SHAPES = {"small": (7, 50), "wide": (15, 20)}
+
+
+def _lgbm_params(objective: str, shape: str = "small") -> dict[str, object]:
+    leaves, min_rows = SHAPES[shape]
     return {
         "objective": objective,
         "n_estimators": 300,
         "learning_rate": 0.03,
-        "num_leaves": 7,
-        "min_child_samples": 50,
+        "num_leaves": leaves,
+        "min_child_samples": min_rows,
         "subsample": 0.8,
         "subsample_freq": 1,
         "colsample_bytree": 0.8,
@@ -68,13 +73,14 @@ def _fit_raw(kind: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray, c: flo
         return Head("", [], "logistic", mean.tolist(), scale.tolist(), coef.tolist(), intercept)
     import lightgbm
 
-    if kind == "lambdarank":
+    objective, _, shape = kind.partition("_")
+    if objective == "lambdarank":
         order = np.argsort(groups, kind="stable")
         x, y, groups = x[order], y[order], groups[order]
         _, sizes = np.unique(groups, return_counts=True)
-        model = lightgbm.LGBMRanker(**_lgbm_params("lambdarank")).fit(x, y.astype(int), group=sizes)
+        model = lightgbm.LGBMRanker(**_lgbm_params("lambdarank", shape or "small")).fit(x, y.astype(int), group=sizes)
     else:
-        model = lightgbm.LGBMClassifier(**_lgbm_params("binary")).fit(x, y)
+        model = lightgbm.LGBMClassifier(**_lgbm_params("binary", shape or "small")).fit(x, y)
     return Head("", [], "lightgbm", model=model.booster_.model_to_string())
 
 
