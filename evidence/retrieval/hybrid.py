@@ -9,7 +9,8 @@ from evidence.retrieval.bm25 import BM25Index, BM25Params
 from evidence.retrieval.fusion import minmax_array
 from evidence.retrieval.types import Hit
 
-# SPEC section 3: long documents at document level (BrowseComp-Plus), passages at Lucene defaults.
+# SPEC section 3: long documents at document level (k1 and b of the long-document web benchmark), passages at
+# Lucene defaults.
 DOC_PARAMS = BM25Params(k1=25.0, b=1.0)
 PASSAGE_PARAMS = BM25Params(k1=0.9, b=0.4)
 
