@@ -61,7 +61,7 @@ def papers_to_read(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
     if not ranked:
         return []
     chosen = [ranked[0][0]] + [d for d, s in ranked[1:] if s >= SECOND_PAPER * ranked[0][1]]
-    units = load_document_units(ctx.run.collection_id, chosen, "sentence")
+    units = load_document_units(ctx.run.collection_id, chosen, "sentence", with_vectors=True)
     if not units or units[0].docid != ranked[0][0] or len(units[0].blocks) < LONG_DOCUMENT:
         return []
     return [u for u in units if len(u.blocks) >= LONG_DOCUMENT]

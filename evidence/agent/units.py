@@ -207,10 +207,18 @@ def load_units(collection_id: int, hits: Sequence[Hit], block_kind: str = "sente
     return units
 
 
-def load_document_units(collection_id: int, docids: Sequence[str], block_kind: str = "paragraph") -> list[Unit]:
-    """Return one Unit per document holding all its regions of one kind, in text order (a whole paper)."""
+def load_document_units(
+    collection_id: int, docids: Sequence[str], block_kind: str = "paragraph", with_vectors: bool = False
+) -> list[Unit]:
+    """Return one Unit per document holding all its regions of one kind, in text order (a whole paper).
+
+    `with_vectors` embeds and stores the vectors the regions lack first (a reader that scores every sentence
+    then pays for them once, in whichever process reads the paper first).
+    """
     documents = _documents(collection_id, docids)
     regions = regions_of_documents(block_kind, [documents[d].pk for d in docids if d in documents])
+    if with_vectors:
+        fill_vectors([r for rows in regions.values() for r in rows], {doc.pk: doc for doc in documents.values()})
     units: list[Unit] = []
     for docid in docids:
         document = documents.get(docid)

@@ -139,3 +139,18 @@ def test_a_document_without_regions_is_one_passage_block(collection, fake_model)
     passage = Passage.objects.get(document=document, ordinal=0)
     assert [(b.start, b.end, b.kind) for b in unit.blocks] == [(passage.start, passage.end, "paragraph")]
     assert units_module.regions_in_windows("sentence", []) == []
+
+
+def test_a_whole_paper_read_with_vectors_stores_them_once(collection, fake_model):
+    ingest_now(collection, [("a.md", paper(4))])
+    sentences = Region.objects.filter(document__collection=collection, kind="sentence")
+    assert sentences.filter(embedding__isnull=True).exists()  # sentence vectors are made when first read
+    embedded = len(fake_model.texts)
+    docid = Document.objects.get(collection=collection).docid
+    (whole,) = load_document_units(collection.pk, [docid], "sentence", with_vectors=True)
+    assert all(block.vector is not None for block in whole.blocks)
+    assert not sentences.filter(embedding__isnull=True).exists()
+    first = len(fake_model.texts) - embedded
+    assert first == sentences.count()
+    load_document_units(collection.pk, [whole.docid], "sentence", with_vectors=True)
+    assert len(fake_model.texts) - embedded == first  # the second read embeds nothing
