@@ -12,7 +12,7 @@ EMBEDDING_DIM = 384
 
 
 def default_bm25_params() -> dict[str, dict[str, float]]:
-    # SPEC 3: document level k1=25, b=1 (long documents, BrowseComp-Plus); passage level k1=0.9, b=0.4.
+    # SPEC 3: document level k1=25, b=1 (long web documents); passage level k1=0.9, b=0.4.
     return {"document": {"k1": 25.0, "b": 1.0}, "passage": {"k1": 0.9, "b": 0.4}}
 
 
