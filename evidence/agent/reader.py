@@ -22,7 +22,7 @@ from ..judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sent
 from ..judge.types import Block, Unit
 from ..retrieval.types import Hit
 from .answer import Answer
-from .context import Outcome, RunContext, search_hits
+from .context import Outcome, RunContext
 from .exact import asked_noun, candidates, head_candidates, question_kind
 from .planner import QUESTION_WORDS, Plan
 from .units import load_document_units
@@ -237,13 +237,3 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     )
     ctx.trajectory.add("cited", [sp.docid for sp in cited])
     return Outcome("answered", answer)
-
-
-def answer_general(ctx: RunContext, plan: Plan) -> Outcome | None:
-    """Answer an unscoped question by whole-paper reading when its candidates are long documents, else None."""
-    hits = search_hits(ctx, plan.queries[0], "Search the collection for the question's terms.")
-    papers = papers_to_read(ctx, hits)
-    if not papers:
-        return None
-    ctx.log("reader", {"reader": "whole", "docids": [p.docid for p in papers]})
-    return answer_whole_papers(ctx, plan, papers)
