@@ -113,7 +113,7 @@ def start_run(owner, collection: Collection, question: str, **options: Any) -> t
 
 def execute_run(run_id: int, emit: Any = events.emit) -> Run | None:
     """Claim a queued run and run it to its end status; a run already claimed or ended (a repeated task) is None."""
-    from .agent.loop import run_claimed
+    from .agent.loop import run_claimed  # imported before the claim: a first import takes seconds in a new worker
 
     run = claim_run(run_id)
     return None if run is None else run_claimed(run, emit)
@@ -154,8 +154,8 @@ def claim_run(run_id: int) -> Run | None:
         if run is None or run.status != Run.Status.QUEUED:
             return None
         run.status = Run.Status.RUNNING
-        run.started_at = timezone.now()
-        run.save(update_fields=["status", "started_at"])
+        run.started_at = run.heartbeat_at = timezone.now()  # alive from the claim on, not from its first step
+        run.save(update_fields=["status", "started_at", "heartbeat_at"])
     return run
 
 
