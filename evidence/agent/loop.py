@@ -54,6 +54,7 @@ def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
             config=config,
             planner=planner_for(run, config),
         )
+        recorder.check_cancelled()  # alive once its context is built (a cold index load can take seconds)
         outcome = system.run(ctx)
         if clock.expired:
             outcome = Outcome(Run.Status.DEADLINE, outcome.answer)

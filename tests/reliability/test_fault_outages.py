@@ -57,7 +57,9 @@ def test_a_database_outage_longer_than_the_retries_ends_every_file_and_run(colle
         queue,
         tmp_path / "worker.log",
         tmp_path,
-        {**env, **FAST_REAPER, "DATABASE_URL": url, "EVIDENCE_INGEST_RETRIES": "2"},
+        # A lost worker is not what this test is about: a 3 s stale window would take a run whose first step
+        # loads the embedding model on a busy machine as lost (the reaper then races the run's own end).
+        {**env, **FAST_REAPER, "DATABASE_URL": url, "EVIDENCE_INGEST_RETRIES": "2", "EVIDENCE_RUN_STALE_AFTER_S": "60"},
         pool="prefork",
     )
     try:
