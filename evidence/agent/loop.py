@@ -99,6 +99,5 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
 
 
 def finish(recorder: RunRecorder, outcome: Outcome, ctx: RunContext | None) -> None:
-    """Write the run's end through its recorder; a run cancelled while its last step ran ends cancelled."""
-    status = Run.Status.CANCELLED if recorder.was_cancelled() else outcome.status
-    recorder.finish(status, outcome.answer, ctx.delivered if ctx else [])
+    """Write the run's end through its recorder (which keeps a cancel or a reap that came first)."""
+    recorder.finish(outcome.status, outcome.answer, ctx.delivered if ctx else [])

@@ -109,14 +109,19 @@ class RunRecorder:
                 },
             )
 
-    def was_cancelled(self) -> bool:
-        """Whether the owner cancelled while the last step ran (the run then ends cancelled, keeping its finds)."""
-        return Run.objects.filter(pk=self.run.pk, status=Run.Status.CANCELLED).exists()
-
     def finish(self, status: str, answer: Any, delivered: Sequence[EvidenceSpan]) -> Run:
-        """Write spans and citations, the answer and trajectory, and the single end status; emit the last events."""
+        """Write spans and citations, the answer and trajectory, and the single end status; emit the last events.
+
+        The end status is written once: a run the owner cancelled while its last step ran ends cancelled, and a
+        run the reaper already ended (its heartbeat was late) keeps that end, so the last writer never wins.
+        """
         run = self.run
         with transaction.atomic():
+            current = Run.objects.select_for_update().filter(pk=run.pk).values("status", "error", "finished_at")
+            end = current.first() or {"status": Run.Status.RUNNING, "error": run.error, "finished_at": None}
+            ended_elsewhere = end["status"] not in (Run.Status.RUNNING, Run.Status.CANCELLED)
+            if end["status"] == Run.Status.CANCELLED:
+                status = Run.Status.CANCELLED
             documents = {
                 d.docid: d
                 for d in Document.objects.filter(collection_id=run.collection_id).filter(
@@ -145,10 +150,14 @@ class RunRecorder:
                     run.citations.create(span=row, answer_part=index, marker=f"[{span.docid}]")
             run.answer = answer.as_dict()
             run.trajectory = self.trajectory.as_dict()
+            if ended_elsewhere:
+                status, run.error = end["status"], end["error"]
             run.status = status
-            run.finished_at = timezone.now()
+            run.finished_at = end["finished_at"] if ended_elsewhere else timezone.now()
             run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error", "spent_usd", "calls"])
         self.emit(run.pk, "answer", run.answer)
+        if ended_elsewhere:  # its 'finished' event was sent when it was ended
+            return run
         self.emit(
             run.pk,
             "finished",

@@ -158,6 +158,26 @@ def test_a_lost_worker_leaves_the_run_failed_with_its_trajectory(library):
     assert run.trajectory["surfaced"] == ["caffeine"]
 
 
+def test_a_run_reaped_while_its_last_step_ran_keeps_the_reapers_end(library, monkeypatch):
+    """The reaper's 'failed' is the run's one end: the run's own finish later keeps it and its finds."""
+    from dataclasses import replace
+
+    dual = loop.SYSTEMS["dual"]
+
+    def reaped_midway(ctx):
+        outcome = dual.run(ctx)
+        assert reap_stale_runs(stale_after_s=0, run_id=ctx.run.pk) == [ctx.run.pk]
+        return outcome
+
+    monkeypatch.setitem(loop.SYSTEMS, "dual", replace(dual, offline=reaped_midway))
+    run = make_run(library, "dual")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED and "heartbeat" in run.error
+    assert run.finished_at is not None and run.answer and run.trajectory["surfaced"]
+    assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
+
+
 def test_a_fresh_heartbeat_is_not_reaped(library):
     from django.utils import timezone
 
