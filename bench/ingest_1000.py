@@ -2,13 +2,15 @@
 paragraphs; wall time, passages/s and the per-file cost of the first and last 100 files. One JSON line per 25
 files, then a summary line. Heavy (tens of minutes on 2 cores): `make bench-ingest-1000`, not part of `make bench`.
 
-    .venv/bin/python bench/ingest_1000.py [--files 1000] [--words 9000] [--keep]
+    .venv/bin/python bench/ingest_1000.py [--files 1000] [--words 7800] [--worker] [--keep]
 
 Each paper is a markdown file: a title, then sections of paragraphs drawn at random from the 13 real papers
-(/work/shared/data/papers) until it holds about --words words (~36 passages, ~250 sentences, like a real paper).
-The files are uploaded as one job and ingested in this process as `manage.py ingest` does (embedding threads from
-EVIDENCE_EMBED_THREADS, default all cores). index_ms is the time inside index_store.add_documents per file (merges
-run in the background thread, measured apart as merge_s).
+(/work/shared/data/papers) until it holds about --words words (7,800: ~40 passages and ~300 sentences; the 13 real
+papers average 5,900 words and 29 passages). The files are uploaded as one job and ingested either in this process
+as `manage.py ingest` does (embedding threads from EVIDENCE_EMBED_THREADS, default all cores), or with --worker by
+the Celery worker as `make run` starts it (prefork, 2 processes of one embedding thread each), as a browser upload
+is. index_ms (in-process only) is the time inside index_store.add_documents per file (merges run in a background
+thread). file_ms is wall time per finished file: the first and last 100 show whether a file's cost grows.
 """
 
 from __future__ import annotations
@@ -77,17 +79,24 @@ def synthesize(n: int, words: int, seed: int = 5) -> list[tuple[str, bytes]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=1000)
-    parser.add_argument("--words", type=int, default=9000)
+    parser.add_argument("--words", type=int, default=7800)
+    parser.add_argument("--worker", action="store_true", help="ingest in the shipped Celery worker")
+    parser.add_argument("--redis-db", type=int, default=9, help="the worker's own Redis database (--worker)")
     parser.add_argument("--keep", action="store_true", help="keep the collection (default: delete it after)")
     args = parser.parse_args()
+    if args.worker:
+        from shipped_worker import use_own_redis_db
+
+        use_own_redis_db(args.redis_db)
 
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
 
+    from evidence import tasks
     from evidence.ingest import jobs
-    from evidence.models import Collection, IndexSegment, IngestFile, Passage, Region
+    from evidence.models import Collection, IndexSegment, IngestFile, IngestJob, Passage, Region
     from evidence.retrieval import index_store
 
     files = synthesize(args.files, args.words)
@@ -109,7 +118,7 @@ def main() -> None:
     last = [time.perf_counter()]
     started = time.perf_counter()
 
-    def on_file(record: IngestFile) -> None:
+    def on_file(record: IngestFile | None) -> None:
         now = time.perf_counter()
         file_s.append(now - last[0])
         last[0] = now
@@ -120,11 +129,31 @@ def main() -> None:
                  last_25_index_ms=round(float(np.mean(index_ms[-25:])), 1) if index_ms else None,
                  load_avg_1m=round(os.getloadavg()[0], 2))  # fmt: skip
 
+    def in_worker(job: IngestJob) -> str:
+        """Queue the job as the upload page does and follow its files until the last one ends."""
+        from shipped_worker import shipped_worker
+
+        with shipped_worker("bench-ingest-1000") as command:
+            tasks.enqueue_ingest(job.pk)
+            ended = 0
+            while True:
+                job.refresh_from_db()
+                for _ in range(job.files_done - ended):
+                    on_file(None)
+                ended = job.files_done
+                if job.status in IngestJob.FINISHED:
+                    return " ".join(command[2:])
+                time.sleep(0.5)
+
     try:
         job = jobs.create_job(collection, files)
         upload_s = time.perf_counter() - started
         last[0] = time.perf_counter()
-        jobs.process_all(job, on_file=on_file)
+        worker = None
+        if args.worker:
+            worker = in_worker(job)
+        else:
+            jobs.process_all(job, on_file=on_file)
         ingest_s = time.perf_counter() - started
         t = time.perf_counter()
         index_store.wait_for_merges()
@@ -137,11 +166,11 @@ def main() -> None:
              upload_s=round(upload_s, 1), passages_per_s=round(passages / ingest_s, 2),
              first_100_file_ms=round(1000 * float(np.mean(file_s[:100])), 1),
              last_100_file_ms=round(1000 * float(np.mean(file_s[-100:])), 1),
-             first_100_index_ms=round(float(np.mean(index_ms[:100])), 1),
-             last_100_index_ms=round(float(np.mean(index_ms[-100:])), 1),
+             first_100_index_ms=round(float(np.mean(index_ms[:100])), 1) if index_ms else None,
+             last_100_index_ms=round(float(np.mean(index_ms[-100:])), 1) if index_ms else None,
              merge_wait_after_s=round(merge_wait_s, 1),
              segments=IndexSegment.objects.filter(collection=collection).count(),
-             embed_threads=os.environ.get("EVIDENCE_EMBED_THREADS", "default"),
+             embed_threads=os.environ.get("EVIDENCE_EMBED_THREADS", "default"), worker=worker,
              peak_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
              load_avg_1m=round(os.getloadavg()[0], 2))  # fmt: skip
     finally:

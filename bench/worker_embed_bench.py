@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,8 +30,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--redis-db", type=int, default=9)
     args = parser.parse_args()
-    port = os.environ.get("REDIS_PORT", "56379")
-    os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/{args.redis_db}"
+    from shipped_worker import shipped_worker, use_own_redis_db
+
+    use_own_redis_db(args.redis_db)
 
     import django
 
@@ -44,7 +43,6 @@ def main() -> None:
     from evidence import tasks
     from evidence.ingest import jobs
     from evidence.models import Collection, IngestJob, Passage
-    from scripts.run import worker_command
 
     files = synthesize(args.files * (2 * args.rounds + 1), args.words, seed=17)
     batches = [files[i * args.files : (i + 1) * args.files] for i in range(2 * args.rounds + 1)]
@@ -65,34 +63,27 @@ def main() -> None:
         seconds = time.perf_counter() - started
         return seconds, Passage.objects.filter(document__collection=collection).count()
 
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-worker-{os.getpid()}.log", "w")  # noqa: SIM115
-    worker = subprocess.Popen(worker_command(hostname=f"bench-embed-{os.getpid()}@%h"), cwd=ROOT, env=os.environ,
-                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     try:
-        ingest(batches[0][:2], "worker")  # the pool processes load the model
-        ingest(batches[0][2:4], "cli")
-        totals = {"cli": [0.0, 0], "worker": [0.0, 0]}
-        loads = []
-        for r in range(args.rounds):
-            for k, where in enumerate(("cli", "worker")):
-                seconds, passages = ingest(batches[1 + 2 * r + k], where)
-                totals[where][0] += seconds
-                totals[where][1] += passages
-                loads.append(os.getloadavg()[0])
-        rates = {where: passages / seconds for where, (seconds, passages) in totals.items()}
-        print(json.dumps({"case": "embed_in_worker_vs_cli", "files_per_case": args.files, "rounds": args.rounds,
-                          "cli_passages_per_s": round(rates["cli"], 2),
-                          "worker_passages_per_s": round(rates["worker"], 2),
-                          "worker_over_cli": round(rates["worker"] / rates["cli"], 2),
-                          "passages": {w: t[1] for w, t in totals.items()},
-                          "worker": " ".join(worker_command()[2:]),
-                          "load_avg_1m_mean": round(sum(loads) / len(loads), 2)}), flush=True)  # fmt: skip
+        with shipped_worker("bench-embed") as command:
+            ingest(batches[0][:2], "worker")  # the pool processes load the model
+            ingest(batches[0][2:4], "cli")
+            totals = {"cli": [0.0, 0], "worker": [0.0, 0]}
+            loads = []
+            for r in range(args.rounds):
+                for k, where in enumerate(("cli", "worker")):
+                    seconds, passages = ingest(batches[1 + 2 * r + k], where)
+                    totals[where][0] += seconds
+                    totals[where][1] += passages
+                    loads.append(os.getloadavg()[0])
+            rates = {where: passages / seconds for where, (seconds, passages) in totals.items()}
+            print(json.dumps({"case": "embed_in_worker_vs_cli", "files_per_case": args.files, "rounds": args.rounds,
+                              "cli_passages_per_s": round(rates["cli"], 2),
+                              "worker_passages_per_s": round(rates["worker"], 2),
+                              "worker_over_cli": round(rates["worker"] / rates["cli"], 2),
+                              "passages": {w: t[1] for w, t in totals.items()},
+                              "worker": " ".join(command[2:]),
+                              "load_avg_1m_mean": round(sum(loads) / len(loads), 2)}), flush=True)  # fmt: skip
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
         for collection in made:
             collection.delete()
 

@@ -24,7 +24,7 @@ class Collection(models.Model):
     bm25_params = models.JSONField(default=default_bm25_params)
     # The model its passage and sentence vectors were made with (evidence.ingest.embedding.MODEL_ID for new ones);
     # `manage.py reembed` brings a collection made with an older model up to date.
-    embedding_model = models.CharField(max_length=40, default="minilm-l6-v2-dq8pc")
+    embedding_model = models.CharField(max_length=40, default="minilm-l6-v2-fdq8")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -113,16 +113,18 @@ def test_it_reports_each_bad_file_and_keeps_the_good_ones(collection, settings):
 
 @pytest.mark.django_db
 def test_a_failure_while_writing_leaves_no_half_document(collection, monkeypatch):
-    calls = {"n": 0}
-    original = Region.objects.bulk_create
+    from evidence.ingest import store
 
-    def flaky_bulk_create(objs, *args, **kwargs):
+    calls = {"n": 0}
+    original = store.copy_regions
+
+    def flaky_copy(regions):
         calls["n"] += 1
         if calls["n"] == 2:
             raise RuntimeError("disk full")
-        return original(objs, *args, **kwargs)
+        return original(regions)
 
-    monkeypatch.setattr(Region.objects, "bulk_create", flaky_bulk_create)
+    monkeypatch.setattr(store, "copy_regions", flaky_copy)
     job = ingest_now(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)], embed=False)
     failed = IngestFile.objects.get(job=job, name="exercise.txt")
     assert failed.status == IngestFile.Status.FAILED and "internal error" in failed.error

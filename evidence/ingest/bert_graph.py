@@ -1,0 +1,145 @@
+"""An ONNX graph of a BERT encoder (all-MiniLM-L6-v2) written from its weights with onnxruntime's fused operators.
+
+Each layer is one `Attention` (the three projections, the scaled dot product and the key mask), a `MatMul` and a
+`SkipLayerNormalization` for its output, then `MatMul`, `BiasGelu` (exact erf GELU), `MatMul` and another
+`SkipLayerNormalization`. Dynamic int8 quantization then turns `Attention` into `QAttention` and each `MatMul`
+into an int8 one. Against the exported graph the shipped package carries (an unfused export whose softmax is
+followed by a NaN guard, 96 elementwise products), this ran 1.35-1.5x faster on 2 AVX2 cores at 256 tokens.
+The key mask must leave every row at least one token (the tokenizer's CLS always does).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MICROSOFT = "com.microsoft"  # onnxruntime's contrib operator domain
+
+
+def bert_graph(weights: dict[str, np.ndarray], layers: int = 6, heads: int = 12, epsilon: float = 1e-12):
+    """Return the fp32 encoder graph (inputs input_ids, attention_mask; output last_hidden_state)."""
+    from onnx import TensorProto, checker, helper, numpy_helper
+
+    initializers = []
+
+    def tensor(name: str, value: np.ndarray) -> str:
+        kind = np.int64 if value.dtype == np.int64 else np.float32
+        initializers.append(numpy_helper.from_array(np.ascontiguousarray(value, dtype=kind), name))
+        return name
+
+    def linear(name: str) -> np.ndarray:  # torch Linear stores (out, in); MatMul wants (in, out)
+        return weights[f"{name}.weight"].T
+
+    hidden = weights["embeddings.word_embeddings.weight"].shape[1]
+    # Token type ids are always 0 for a single text: their embedding folds into the position table.
+    positions = weights["embeddings.position_embeddings.weight"] + weights["embeddings.token_type_embeddings.weight"][0]
+    nodes = [
+        helper.make_node(
+            "Gather",
+            [tensor("word_embeddings", weights["embeddings.word_embeddings.weight"]), "input_ids"],
+            ["tokens"],
+            axis=0,
+        ),
+        helper.make_node("Shape", ["input_ids"], ["length"], start=1, end=2),
+        helper.make_node(
+            "Slice",
+            [
+                tensor("positions", positions),
+                tensor("zero", np.array([0], dtype=np.int64)),
+                "length",
+                tensor("axis0", np.array([0], dtype=np.int64)),
+            ],
+            ["positions_used"],
+        ),
+        helper.make_node("Add", ["tokens", "positions_used"], ["embedded"]),
+        helper.make_node(
+            "LayerNormalization",
+            [
+                "embedded",
+                tensor("embeddings_ln_g", weights["embeddings.LayerNorm.weight"]),
+                tensor("embeddings_ln_b", weights["embeddings.LayerNorm.bias"]),
+            ],
+            ["x0"],
+            axis=-1,
+            epsilon=epsilon,
+        ),
+        helper.make_node("Cast", ["attention_mask"], ["mask"], to=TensorProto.INT32),
+    ]
+    x = "x0"
+    for i in range(layers):
+        p = f"encoder.layer.{i}."
+        qkv = [f"{p}attention.self.{name}" for name in ("query", "key", "value")]
+        out = "last_hidden_state" if i == layers - 1 else f"x{i + 1}"
+        nodes += [
+            helper.make_node(
+                "Attention",
+                [
+                    x,
+                    tensor(f"l{i}_qkv_w", np.concatenate([linear(n) for n in qkv], axis=1)),
+                    tensor(f"l{i}_qkv_b", np.concatenate([weights[f"{n}.bias"] for n in qkv])),
+                    "mask",
+                ],
+                [f"l{i}_context"],
+                domain=MICROSOFT,
+                num_heads=heads,
+            ),
+            helper.make_node(
+                "MatMul",
+                [f"l{i}_context", tensor(f"l{i}_ao_w", linear(f"{p}attention.output.dense"))],
+                [f"l{i}_attended"],
+            ),
+            helper.make_node(
+                "SkipLayerNormalization",
+                [
+                    f"l{i}_attended",
+                    x,
+                    tensor(f"l{i}_ln1_g", weights[f"{p}attention.output.LayerNorm.weight"]),
+                    tensor(f"l{i}_ln1_b", weights[f"{p}attention.output.LayerNorm.bias"]),
+                    tensor(f"l{i}_ao_b", weights[f"{p}attention.output.dense.bias"]),
+                ],
+                [f"l{i}_h"],
+                domain=MICROSOFT,
+                epsilon=epsilon,
+            ),
+            helper.make_node(
+                "MatMul", [f"l{i}_h", tensor(f"l{i}_up_w", linear(f"{p}intermediate.dense"))], [f"l{i}_up"]
+            ),
+            helper.make_node(
+                "BiasGelu",
+                [f"l{i}_up", tensor(f"l{i}_up_b", weights[f"{p}intermediate.dense.bias"])],
+                [f"l{i}_gelu"],
+                domain=MICROSOFT,
+            ),
+            helper.make_node(
+                "MatMul", [f"l{i}_gelu", tensor(f"l{i}_down_w", linear(f"{p}output.dense"))], [f"l{i}_down"]
+            ),
+            helper.make_node(
+                "SkipLayerNormalization",
+                [
+                    f"l{i}_down",
+                    f"l{i}_h",
+                    tensor(f"l{i}_ln2_g", weights[f"{p}output.LayerNorm.weight"]),
+                    tensor(f"l{i}_ln2_b", weights[f"{p}output.LayerNorm.bias"]),
+                    tensor(f"l{i}_down_b", weights[f"{p}output.dense.bias"]),
+                ],
+                [out],
+                domain=MICROSOFT,
+                epsilon=epsilon,
+            ),
+        ]
+        x = out
+    graph = helper.make_graph(
+        nodes,
+        "bert_encoder",
+        [
+            helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "tokens"])
+            for name in ("input_ids", "attention_mask")
+        ],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "tokens", hidden])],
+        initializer=initializers,
+    )
+    # IR version 9: the newest this onnxruntime reads (the onnx package would write a newer one).
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MICROSOFT, 1)], ir_version=9
+    )
+    checker.check_model(model)
+    return model
