@@ -1,11 +1,13 @@
-"""Embedding throughput, the model before (fp32 compute) and after (int8 compute), measured interleaved.
+"""Embedding throughput, the model before and after, measured interleaved.
 
-Usage: .venv/bin/python bench/embed_bench.py [--passages 160] [--sentences 800] [--rounds 2]
+Usage: .venv/bin/python bench/embed_bench.py [--passages 160] [--sentences 800] [--rounds 2] [--before int8w]
+Before is the model that shipped before the current one: `dq8pc` (the unfused exported graph, dynamic int8,
+batches of 2,048 tokens; the default) or, with --before int8w, the one before that (fp32 compute, spinning ONNX
+threads, every pool process taking every core). After is the current model as it ships (embedding.MODEL_ID).
 Cases (one JSON line each): `cli` (one process with every core, as `manage.py ingest`), and `pool` (two forked
-processes sharing the cores, as the prefork worker `make run` starts: before, each takes every core as it did;
-after, each takes its share, EVIDENCE_WORKER_PROCESSES=2). Before also keeps ONNX's spinning threads.
-Model runs alternate within each round so that load
-from other jobs on the machine falls on both alike; ratios matter more than the seconds.
+processes sharing the cores, as the prefork worker `make run` starts). Model runs alternate within each round so
+that load from other jobs on the machine falls on both alike; ratios matter more than the seconds.
+Passages are SciFact abstracts (title + abstract, ~250 tokens on average, many cut at 256).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere without installing the project
 
 from evidence.ingest import embedding  # noqa: E402
-from evidence.ingest.embedding import DYNAMIC_INT8_ID, LEGACY_MODEL_ID, Embedder  # noqa: E402
+from evidence.ingest.embedding import DYNAMIC_INT8_ID, LEGACY_MODEL_ID, MODEL_ID, Embedder  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "data" / "scifact" / "corpus.jsonl"
-MODELS = {"before": LEGACY_MODEL_ID, "after": DYNAMIC_INT8_ID}
+BEFORE = {"dq8pc": DYNAMIC_INT8_ID, "int8w": LEGACY_MODEL_ID}
+MODELS = {"before": DYNAMIC_INT8_ID, "after": MODEL_ID}
 
 
 def peak_rss_mb() -> float:
@@ -47,10 +50,11 @@ def load_corpus(path: Path) -> tuple[list[str], list[str]]:
 
 
 def make_embedder(label: str, threads: int) -> Embedder:
-    """Return the embedder as it ran before (fp32 compute, spinning threads) or as it runs now."""
-    embedder = Embedder(model_id=MODELS[label], threads=threads)
+    """Return the embedder as it ran before or as it runs now."""
+    old = label == "before"
+    embedder = Embedder(model_id=MODELS[label], threads=threads, **({"max_batch_tokens": 2048} if old else {}))
     embedder.cache_entries = 0  # the bench embeds the same texts every round: time the model, not the cache
-    if label == "before":
+    if old and MODELS[label] == LEGACY_MODEL_ID:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -96,7 +100,9 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=800)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--before", choices=sorted(BEFORE), default="dq8pc")
     args = parser.parse_args()
+    MODELS["before"] = BEFORE[args.before]
 
     passages, sentences = load_corpus(args.corpus)
     rng = random.Random(0)
@@ -110,8 +116,8 @@ def main() -> None:
         print(json.dumps({"case": "load", "model": model_id, "seconds": round(time.perf_counter() - started, 2)}))
     cli = {(label, kind): 0.0 for label in MODELS for kind in samples}
     pool = {(label, kind): 0.0 for label in MODELS for kind in samples}
-    # Before: each pool process took every core (EVIDENCE_EMBED_THREADS was never read); after: its share.
-    pool_threads = {"before": cores, "after": max(1, cores // 2)}
+    # int8w: each pool process took every core (EVIDENCE_EMBED_THREADS was never read); since dq8pc: its share.
+    pool_threads = {"before": cores if args.before == "int8w" else max(1, cores // 2), "after": max(1, cores // 2)}
     load = []
     for _ in range(args.rounds):
         for kind, texts in samples.items():

@@ -27,7 +27,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchapp.settings")
 django.setup()  # the parsers and chunking import the models
 
 from evidence.eval.metrics import ndcg_at_k  # noqa: E402
-from evidence.ingest.embedding import DYNAMIC_INT8_ID, LEGACY_MODEL_ID, Embedder  # noqa: E402
+from evidence.ingest.embedding import MODEL_ID, MODEL_IDS, Embedder  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
@@ -127,9 +127,11 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=300)
     parser.add_argument("--distractors", type=int, default=1700)
     parser.add_argument("--cases", default="scifact,realqa", help="comma-separated: scifact, realqa")
+    parser.add_argument("--old", choices=MODEL_IDS, default=MODEL_IDS[1], help="the model stored before")
+    parser.add_argument("--new", choices=MODEL_IDS, default=MODEL_ID)
     args = parser.parse_args()
     cases = set(args.cases.split(","))
-    old, new = Embedder(model_id=LEGACY_MODEL_ID), Embedder(model_id=DYNAMIC_INT8_ID)
+    old, new = Embedder(model_id=args.old), Embedder(model_id=args.new)
     if "scifact" in cases:
         print(json.dumps(compare("scifact_subset", old, new, *scifact(args.claims, args.distractors))), flush=True)
     for kind in ("passage", "sentence") if "realqa" in cases else ():
