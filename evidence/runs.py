@@ -9,6 +9,7 @@ their own answers (a form error, an HTTP status, a command error).
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import events, queueing, quotas
+from .heartbeats import beating
 from .models import Collection, Run
 from .run_config import RunConfig
 
@@ -116,7 +118,24 @@ def execute_run(run_id: int, emit: Any = events.emit) -> Run | None:
     from .agent.loop import run_claimed  # imported before the claim: a first import takes seconds in a new worker
 
     run = claim_run(run_id)
-    return None if run is None else run_claimed(run, emit)
+    if run is None:
+        return None
+    with heartbeat(run):
+        return run_claimed(run, emit)
+
+
+def heartbeat(run: Run) -> AbstractContextManager[None]:
+    """Beat the run's heartbeat from a thread while this process runs it: a long step (a model call, a cold index
+    load) is not a lost worker. The beats stop with the process, and once the run is far past its time budget, so
+    a killed worker's run and a hung run are both reaped."""
+    window = stale_window_s()
+    budget = float(run.budget_s or settings.EVIDENCE_RUN_BUDGET_S)
+    return beating(
+        f"run-{run.pk}-heartbeat",
+        lambda: Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(heartbeat_at=timezone.now()),
+        every_s=max(0.5, window / 4),
+        for_at_most_s=2 * budget + window,
+    )
 
 
 def run_here(run: Run, **options: Any) -> Run:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -14,6 +13,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, Sum
 from django.utils import timezone
 
+from ..heartbeats import beating
 from ..models import Collection, Document, IngestFile, IngestFileData, IngestJob
 from .parsers import expand_upload
 from .parsers.archive import is_zip
@@ -125,33 +125,17 @@ def process_file(file_id: int, embed: bool = True, resume: bool = False) -> Inge
     return record
 
 
-@contextmanager
-def heartbeat(file_id: int) -> Iterator[None]:
+def heartbeat(file_id: int) -> AbstractContextManager[None]:
     """Move the file's updated_at every few seconds while this process works on it (the reaper's liveness sign).
 
     A long parse or embedding reports no progress for minutes; a thread beats for it, and stops with the process.
     """
     every_s = max(0.5, float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0)) / 4)
-    done = threading.Event()
-
-    def beat() -> None:
-        from django.db import connection
-
-        while not done.wait(every_s):
-            try:
-                IngestFile.objects.filter(pk=file_id).update(updated_at=timezone.now())
-            except Exception:  # the database blinked: drop the connection and beat again next time
-                log.warning("heartbeat of file %s missed a beat", file_id)
-                connection.close()
-        connection.close()
-
-    thread = threading.Thread(target=beat, name=f"file-{file_id}-heartbeat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join(5)
+    return beating(
+        f"file-{file_id}-heartbeat",
+        lambda: IngestFile.objects.filter(pk=file_id).update(updated_at=timezone.now()),
+        every_s,
+    )
 
 
 def _process_claimed(record: IngestFile, embed: bool) -> None:
@@ -291,8 +275,17 @@ def refresh_job(job_id: int) -> None:
                 job.status = IngestJob.Status.RUNNING  # started, or finished and now retrying a file
             job.finished_at = None
         # Not the passage counters: files still embedding move those without this lock.
-        job.save(update_fields=["files_total", "files_done", "files_failed", "documents_added", "duplicates",
-                                "status", "finished_at"])
+        job.save(
+            update_fields=[
+                "files_total",
+                "files_done",
+                "files_failed",
+                "documents_added",
+                "duplicates",
+                "status",
+                "finished_at",
+            ]
+        )
 
 
 def _embedder():

@@ -178,6 +178,46 @@ def test_a_run_reaped_while_its_last_step_ran_keeps_the_reapers_end(library, mon
     assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
 
 
+def silent_then_dual(seconds: float, reaped: list):
+    """The dual system after a step that reports nothing for `seconds` (a long model call, a cold load); the
+    reaper looks at the run as the silence ends and records what it took."""
+    import time
+    from dataclasses import replace
+
+    dual = loop.SYSTEMS["dual"]
+
+    def step(ctx):
+        time.sleep(seconds)
+        reaped.extend(reap_stale_runs())
+        return dual.run(ctx)
+
+    return replace(dual, offline=step)
+
+
+@pytest.mark.django_db(transaction=True)  # the heartbeat thread writes through a connection of its own
+def test_a_step_longer_than_the_stale_window_is_not_taken_for_a_lost_worker(library, settings, monkeypatch):
+    settings.EVIDENCE_RUN_STALE_AFTER_S = 1.0
+    reaped: list[int] = []
+    monkeypatch.setitem(loop.SYSTEMS, "dual", silent_then_dual(2.5, reaped))
+    run = make_run(library, "dual")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert reaped == [] and run.status == Run.Status.ANSWERED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_hung_far_past_its_budget_stops_beating_and_is_reaped(library, settings, monkeypatch):
+    settings.EVIDENCE_RUN_STALE_AFTER_S = 0.5
+    reaped: list[int] = []
+    # Budget 0.5 s: the beats stop after 2 x 0.5 + 0.5 s, so 3 s of silence is a stale heartbeat.
+    monkeypatch.setitem(loop.SYSTEMS, "dual", silent_then_dual(3.0, reaped))
+    run = make_run(library, "dual", budget_s=0.5)
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert reaped == [run.pk]
+    assert run.status == Run.Status.FAILED and "heartbeat" in run.error
+
+
 def test_a_fresh_heartbeat_is_not_reaped(library):
     from django.utils import timezone
 
