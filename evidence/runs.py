@@ -113,11 +113,15 @@ def start_run(owner, collection: Collection, question: str, **options: Any) -> t
     return run, True
 
 
-def execute_run(run_id: int, emit: Any = events.emit) -> Run | None:
-    """Claim a queued run and run it to its end status; a run already claimed or ended (a repeated task) is None."""
+def execute_run(run_id: int, emit: Any = events.emit, retry: bool = False) -> Run | None:
+    """Claim a queued run and run it to its end status; a run already claimed or ended (a repeated task) is None.
+
+    `retry`: this is the retry of a task that failed on a database error; a run it left running without a
+    heartbeat is taken back (see claim_run).
+    """
     from .agent.loop import run_claimed  # imported before the claim: a first import takes seconds in a new worker
 
-    run = claim_run(run_id)
+    run = claim_run(run_id, retry=retry)
     if run is None:
         return None
     with heartbeat(run):
@@ -166,11 +170,23 @@ def stale_window_s() -> float:
     return float(getattr(settings, "EVIDENCE_RUN_STALE_AFTER_S", STALE_AFTER_S))
 
 
-def claim_run(run_id: int) -> Run | None:
-    """Move a queued run to running; a run already claimed or finished (a repeated task) gives None."""
+def claim_run(run_id: int, retry: bool = False) -> Run | None:
+    """Move a queued run to running; a run already claimed or finished (a repeated task) gives None.
+
+    On the retry of a task that lost its database mid-run, a running run whose heartbeat stopped for over half the
+    stale window is the retry's own (a live worker beats every quarter window): it is claimed again and rerun.
+    """
     with transaction.atomic():
         run = Run.objects.select_for_update().filter(pk=run_id).first()
-        if run is None or run.status != Run.Status.QUEUED:
+        if run is None:
+            return None
+        silent_since = timezone.now() - timedelta(seconds=stale_window_s() / 2)
+        stranded = (
+            retry
+            and run.status == Run.Status.RUNNING
+            and (run.heartbeat_at or run.started_at or timezone.now()) < silent_since
+        )
+        if run.status != Run.Status.QUEUED and not stranded:
             return None
         run.status = Run.Status.RUNNING
         run.started_at = run.heartbeat_at = timezone.now()  # alive from the claim on, not from its first step

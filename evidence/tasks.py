@@ -70,14 +70,28 @@ def enqueue_ingest(job_id: int) -> None:
     enqueue_files(jobs.pending_file_ids(IngestJob.objects.get(pk=job_id)))
 
 
-@shared_task(name="evidence.run_research", acks_late=True)
-def run_research(run_id: int) -> str | None:
-    """Run a research run to its end status; a repeated delivery of a claimed run is a no-op."""
+@shared_task(
+    name="evidence.run_research",
+    bind=True,
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=1,
+    retry_backoff_max=20,
+    retry_jitter=False,
+    max_retries=int(os.environ.get("EVIDENCE_RUN_RETRIES", "10")),
+)
+def run_research(self, run_id: int) -> str | None:
+    """Run a research run to its end status; a repeated delivery of a claimed run is a no-op.
+
+    A lost database connection retries the task with backoff (about two minutes of outage); the retry takes back
+    a run its own first try claimed and could not finish (see runs.claim_run), so the run ends soon after the
+    database returns instead of waiting for the reaper's stale window.
+    """
     from .runs import execute_run, reap_stale_runs
 
     # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
     reap_stale_runs(run_id=run_id)
-    run = execute_run(run_id)
+    run = execute_run(run_id, retry=self.request.retries > 0)
     return run.status if run else None
 
 

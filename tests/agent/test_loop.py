@@ -124,6 +124,23 @@ def test_a_repeated_task_is_a_no_op(library):
     assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
 
 
+def test_a_retry_takes_back_the_run_its_first_try_stranded_but_never_a_live_one(library, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.EVIDENCE_RUN_STALE_AFTER_S = 60
+    run = make_run(library, "single_pass", status=Run.Status.RUNNING)
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=10))
+    assert execute_run(run.pk, retry=True) is None  # beating recently: another worker's live run
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=40))
+    assert execute_run(run.pk) is None  # a plain redelivery never takes a running run
+    assert execute_run(run.pk, retry=True) is not None  # silent past half the window: the retry's own
+    run.refresh_from_db()
+    assert run.status == Run.Status.ANSWERED, run.error
+    assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
+
+
 def test_an_unknown_system_fails_with_its_error(library):
     run = make_run(library, "oracle")
     execute_run(run.pk)

@@ -26,15 +26,19 @@ class Proxy:
                 client, _ = self.server.accept()
             except OSError:
                 return
-            if not self.open.is_set():
-                client.close()  # refused, as a stopped server's port would be
-                continue
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target_port))
-            except OSError:
-                client.close()
-                continue
+            # The check and the registration happen under the lock `cut()` takes: a connection accepted while the
+            # proxy is being cut is either refused or registered (and then dropped by the cut), never left open
+            # through the outage (that let a worker claim a run during an "outage", then strand it).
             with self.lock:
+                if not self.open.is_set():
+                    client.close()  # refused, as a stopped server's port would be
+                    continue
+                try:
+                    upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=5)
+                    upstream.settimeout(None)
+                except OSError:
+                    client.close()
+                    continue
                 self.sockets |= {client, upstream}
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
@@ -48,8 +52,8 @@ class Proxy:
                 sock.shutdown(socket.SHUT_RDWR)
 
     def cut(self) -> None:
-        self.open.clear()
         with self.lock:
+            self.open.clear()
             sockets, self.sockets = self.sockets, set()
         for sock in sockets:
             with contextlib.suppress(OSError):

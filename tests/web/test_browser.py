@@ -55,7 +55,7 @@ def paced_runs(monkeypatch):
         time.sleep(PACE_S)
         return event
 
-    monkeypatch.setattr(runs, "execute_run", lambda run_id: original(run_id, emit=paced_emit))
+    monkeypatch.setattr(runs, "execute_run", lambda run_id, **options: original(run_id, emit=paced_emit, **options))
     return committed
 
 
