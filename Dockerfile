@@ -5,6 +5,7 @@ FROM python:3.12-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DJANGO_DEBUG=false \
+    EVIDENCE_HTTPS=true \
     EVIDENCE_DATA_DIR=/data
 
 WORKDIR /app

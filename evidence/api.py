@@ -14,6 +14,7 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from . import broadcast, events, queueing, runs, schemas
+from .agent.answer import answer_outcome
 from .eval.compare_runs import compare as compare_runs
 from .event_stream import json_events, resume_point
 from .ingest.jobs import create_job, retry_file
@@ -468,6 +469,8 @@ def run_answer(request: HttpRequest, run_id: int):
         "explanation": str(answer.get("explanation", "")),
         "exact_answer": str(answer.get("exact_answer", "")),
         "confidence": float(confidence) if isinstance(confidence, int | float) else None,
+        "outcome": answer_outcome(run.status, answer),
+        "highlight": answer.get("highlight") if answer.get("highlight") else None,
         "answer": answer,
         "citations": [{"answer_part": c.answer_part, "marker": c.marker, "span": span_out(c.span)} for c in citations],
     }

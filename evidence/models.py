@@ -257,6 +257,7 @@ class Run(models.Model):
         QUEUED = "queued"
         RUNNING = "running"
         ANSWERED = "answered"
+        NOT_FOUND = "not_found", "Not found"  # the collection does not answer the question: closest evidence shown
         ROUND_CAP = "round_cap"
         NO_NEW_PASSAGES = "no_new_passages"
         DEADLINE = "deadline"

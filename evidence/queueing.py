@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import logging
 
-from django.utils import timezone
-
-from . import events
 from .models import Run
 
 log = logging.getLogger(__name__)
@@ -48,14 +45,9 @@ def enqueue_run(run_id: int) -> None:
         )
 
 
-def fail_unqueued(run_id: int, error: BaseException) -> None:
-    """End a run whose task never reached the queue, so nothing waits on it and its key can be used again."""
+def drop_unqueued(run_id: int, error: BaseException) -> None:
+    """Delete a run whose task never reached the queue: the request was refused (503), so no run is left in the
+    owner's list, nothing waits on it, and the Idempotency-Key is free for the client's retry. A message that did
+    reach the broker after all finds no run and does nothing."""
     log.warning("run %s could not be queued: %s", run_id, error)  # the cause goes to the log, not to the user
-    ended = Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
-        status=Run.Status.FAILED,
-        error=QUEUE_DOWN,
-        finished_at=timezone.now(),
-        idempotency_key=None,
-    )
-    if ended:
-        events.emit(run_id, "finished", {"status": Run.Status.FAILED, "error": "queue unavailable"})
+    Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).delete()

@@ -35,7 +35,7 @@ class RunRefused(ValueError):
 
 
 class QueueDown(Exception):
-    """The broker could not be reached: the run was ended, not started."""
+    """The broker could not be reached: the run was not started, and none was left behind."""
 
 
 def check_request(collection: Collection, question: str, documents: list[str] | None = None) -> list[str]:
@@ -108,7 +108,7 @@ def start_run(owner, collection: Collection, question: str, **options: Any) -> t
     try:
         queueing.enqueue_run(run.pk)
     except Exception as error:  # the broker is down: a queued run nobody will take must not linger
-        queueing.fail_unqueued(run.pk, error)
+        queueing.drop_unqueued(run.pk, error)
         raise QueueDown(queueing.QUEUE_DOWN) from error
     return run, True
 

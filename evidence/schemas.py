@@ -184,11 +184,24 @@ class CitationOut(Schema):
 
 class AnswerOut(Schema):
     run_id: int
-    status: str
+    status: str = Field(
+        description="the run's end status: answered, not_found (the collection does not answer the question), "
+        "round_cap, no_new_passages, deadline, budget, failed, cancelled; queued or running before it ends"
+    )
     finished: bool
-    explanation: str
-    exact_answer: str
-    confidence: float | None
+    explanation: str = Field(description="the cited sentences, whole, in reading order, each followed by [docid]")
+    exact_answer: str = Field(
+        description="the short answer; 'No short answer found' when none is confident enough to show, "
+        "'Not found in this collection' when the collection does not answer"
+    )
+    confidence: float | None = Field(description="the calibrated probability that the short answer is right")
+    outcome: Literal["short_answer", "no_short_answer", "not_found", "none"] = Field(
+        description="short_answer: shown; no_short_answer: the evidence without a guess (below the threshold); "
+        "not_found: the collection does not answer; none: no answer (yet)"
+    )
+    highlight: list[int] | None = Field(
+        None, description="[start, end) of the short answer inside the explanation, when one is shown"
+    )
     answer: dict[str, Any]
     citations: list[CitationOut]
 

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
@@ -93,6 +93,21 @@ def run_research(self, run_id: int) -> str | None:
     reap_stale_runs(run_id=run_id)
     run = execute_run(run_id, retry=self.request.retries > 0)
     return run.status if run else None
+
+
+@worker_process_init.connect
+def warm_answer_layer(**_kwargs: object) -> None:
+    """Load the answer layer's parser in the background when a pool process starts (about 2 s), so the first
+    question a process answers does not wait for it."""
+    from .answers.nlp import pipeline
+
+    def load() -> None:
+        try:
+            pipeline()
+        except Exception:  # the first question loads it again and reports what is wrong
+            logging.getLogger(__name__).exception("could not load the answer layer's parser")
+
+    threading.Thread(target=load, name="evidence-warm-answers", daemon=True).start()
 
 
 REAP_EVERY_S = float(os.environ.get("EVIDENCE_REAP_EVERY_S", "60"))

@@ -7,6 +7,7 @@ from .views import ask, audit, collections, compare, evaluations, health, home, 
 urlpatterns = [
     path("", home.home, name="home"),
     path("health", health.health, name="health"),
+    path("live", health.live, name="live"),
     path("ask", ask.ask, name="ask"),
     path("ask/documents", ask.document_search, name="document_search"),
     path("runs/", runs.runs_list, name="runs"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -80,3 +81,32 @@ def database_from_url(url: str) -> dict[str, object]:
         "CONN_MAX_AGE": 0,
         "OPTIONS": {"connect_timeout": 5},
     }
+
+
+def stored_secret(path: Path) -> str:
+    """Return the secret kept in `path`, generating a random one (readable by its owner only) on first use."""
+    import secrets
+
+    try:
+        existing = path.read_text().strip()
+    except FileNotFoundError:
+        existing = ""
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"cannot read {path} ({error}): set DJANGO_SECRET_KEY or fix its permissions."
+        ) from error
+    if existing:
+        return existing
+    secret = secrets.token_urlsafe(50)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secret + "\n")
+    except FileExistsError:  # another process wrote it first: use theirs
+        return path.read_text().strip()
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"cannot write a secret key to {path} ({error}): set DJANGO_SECRET_KEY to a long random string."
+        ) from error
+    return secret

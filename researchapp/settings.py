@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured
-
-from .env import database_from_url, env_bool, env_float, env_int, env_list, env_str
+from .env import database_from_url, env_bool, env_float, env_int, env_list, env_str, stored_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("EVIDENCE_DATA_DIR", str(BASE_DIR / ".data"))).resolve()
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY is not set: set it to a long random string in production.")
-    SECRET_KEY = "dev-only-insecure-key-change-me-0123456789abcdefghijklmnopqrstuvwxyz"
+DEBUG = env_bool("DJANGO_DEBUG", False)  # off unless asked for: no debug pages, no URL list on a typo
+# DJANGO_SECRET_KEY, else a random key generated once and kept (mode 0600) in the data folder.
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "") or stored_secret(DATA_DIR / "secret_key")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Served over HTTPS (behind a TLS proxy that sets X-Forwarded-Proto): secure cookies, redirects to https, HSTS.
+EVIDENCE_HTTPS = env_bool("EVIDENCE_HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = EVIDENCE_HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if EVIDENCE_HTTPS else None
+SECURE_HSTS_SECONDS = env_int("EVIDENCE_HSTS_SECONDS", 31_536_000 if EVIDENCE_HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("EVIDENCE_HSTS_INCLUDE_SUBDOMAINS", EVIDENCE_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("EVIDENCE_HSTS_PRELOAD", EVIDENCE_HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^health$", r"^live$"]  # a load balancer probes over plain HTTP
 
 INSTALLED_APPS = [
     "django.contrib.admin",

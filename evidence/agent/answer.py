@@ -1,10 +1,20 @@
-"""Extractive answers from delivered spans, with inline [docid] citations that point only at delivered spans."""
+"""Answers from delivered spans: whole sentences in reading order with [docid] citations, and the short answer.
+
+The short answer and its P(right) come from the answer layer (evidence/answers/layer.py), for every system and
+reader. The explanation quotes the cited spans whole, in the order they stand in their documents; the short
+answer's place inside its sentence is kept, so the page can highlight it.
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..answers.features import Sentence
+from ..answers.layer import NO_SHORT_ANSWER, ShortAnswer, short_answer
 from ..judge.localize import EvidenceSpan
 
 
@@ -17,6 +27,8 @@ class Answer:
     dropped_citations: int = 0
     ranking: list[dict[str, object]] = field(default_factory=list)
     signals: dict[str, object] = field(default_factory=dict)  # what the reader based its confidence on
+    highlight: list[int] | None = None  # [start, end] of the short answer inside the explanation
+    found: bool = True  # False: the collection does not answer the question (the run ends "not_found")
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -26,86 +38,121 @@ class Answer:
             "confidence": round(self.confidence, 4),
             "dropped_citations": self.dropped_citations,
             "ranking": self.ranking,
+            **({"highlight": self.highlight} if self.highlight else {}),
+            **({} if self.found else {"not_found": True}),
         }
 
 
 NO_EVIDENCE = "No evidence for this question was found in the collection."
+NOT_FOUND = "Not found in this collection"
 UNANSWERABLE = "Unanswerable"
+ABSTAINED_CONFIDENCE = 0.0  # P(a right answer was given) when the run answers "not found"
+
+
+def as_sentences(spans: Sequence[EvidenceSpan]) -> list[Sentence]:
+    """Return spans (best first) as the answer layer's evidence sentences, scored by the logit of their p."""
+    return [
+        Sentence(span.quote, rank, _logit(span.probability), float(span.probability)) for rank, span in enumerate(spans)
+    ]
+
+
+def _logit(p: float) -> float:
+    p = min(max(float(p), 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
 
 
 def compose_extractive(
     question: str,
     spans: list[EvidenceSpan],
-    boolean: bool,
     max_sentences: int = 3,
     min_probability: float = 0.2,
+    evidence: int = 6,
 ) -> Answer:
-    """Build the explanation from the best spans (one cited sentence each) and pick the exact answer."""
+    """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences."""
     ranked = sorted(spans, key=lambda span: (-span.probability, span.docid, span.start))
     chosen: list[EvidenceSpan] = []
     for span in ranked:
-        if span.probability < min_probability or len(chosen) >= max_sentences:
+        if span.probability < min_probability or len(chosen) >= evidence:
             break
-        if any(_overlaps(span, other) for other in chosen):
-            continue
-        chosen.append(span)
+        if not any(_overlaps(span, other) for other in chosen):
+            chosen.append(span)
     if not chosen:
-        return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0)
-    sentences = [f"{' '.join(span.quote.split())} [{span.docid}]" for span in chosen]
-    best = chosen[0]
-    if boolean:
-        exact = "Yes" if not _negated(best.quote) else "No"
+        return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
+    from ..ingest.embedding import get_embedder
+
+    short = short_answer(question, as_sentences(chosen), embed=get_embedder().embed)
+    # System 1 delivered these spans above its own threshold: the collection answers unless no candidate is found
+    # (the fitted "not found" model reads the whole-paper reader's signals, which these readers do not give).
+    return compose(chosen, short, max_sentences, found=bool(short.text))
+
+
+def compose(
+    spans: list[EvidenceSpan],
+    short: ShortAnswer,
+    max_sentences: int = 3,
+    found: bool = True,
+    signals: dict[str, Any] | None = None,
+) -> Answer:
+    """Write the answer: the short answer's sentence and the best others, whole, in reading order, cited.
+
+    `spans` are the evidence sentences best first (the ones the answer layer read); `found` False answers
+    "not found in this collection", still quoting the closest evidence.
+    """
+    lead = short.sentence if short.sentence is not None else 0
+    cited = [spans[lead], *[s for i, s in enumerate(spans) if i != lead][: max_sentences - 1]]
+    documents = list(dict.fromkeys(s.docid for s in cited))
+    in_order = sorted(cited, key=lambda s: (documents.index(s.docid), s.start))
+    parts: list[str] = []
+    highlight = None
+    offset = 0
+    if not found:
+        parts.append(f"{NOT_FOUND}. The closest evidence:")
+        offset = len(parts[0]) + 1
+    for span in in_order:
+        text = span.quote
+        if found and short.shown and span is spans[lead] and short.end > short.start:
+            highlight = [offset + short.start, offset + short.end]  # the quote is kept whole: its offsets hold
+        sentence = f"{text} [{span.docid}]"
+        parts.append(sentence)
+        offset += len(sentence) + 1
+    explanation = " ".join(parts)
+    if found:
+        exact, confidence = short.display, short.probability
     else:
-        exact = exact_from_sentence(question, best.quote)
+        exact, confidence = NOT_FOUND, ABSTAINED_CONFIDENCE
+    citations = [(index, span) for index, span in enumerate(in_order)]
     return Answer(
-        explanation=" ".join(sentences),
+        explanation=explanation,
         exact_answer=exact,
-        confidence=best.probability,
-        citations=[(index, span) for index, span in enumerate(chosen)],
+        confidence=confidence,
+        citations=citations,
+        highlight=highlight,
+        found=found,
+        signals={
+            "kind": short.kind,
+            "candidate": short.text,
+            "shown": short.shown,
+            "p_right": round(short.probability, 4),
+            "alternatives": short.alternatives,
+            "answer": short.signals,
+            **(signals or {}),
+        },
     )
 
 
-FROM_QUESTION = re.compile(
-    r"\b(where|how)\b.*\b(get|got|obtain(?:ed)?|collect(?:ed)?|come|came|gather(?:ed)?|source[sd]?|taken?)\b", re.I
-)
-COUNT_QUESTION = re.compile(r"\b(how many|how much|how large|how big|what (?:is|was) the (?:size|number))\b", re.I)
-
-
-def exact_from_sentence(question: str, sentence: str) -> str:
-    """Cut the exact answer from the best sentence when the question asks for a source or a quantity.
-
-    Reference answers are short ("from Food.com", "100 000 documents"); for every other question the whole
-    sentence scores better than any window we tried on the development data.
-    """
-    flat = " ".join(sentence.split())
-    if FROM_QUESTION.search(question):
-        match = re.search(
-            r"\bfrom\s+((?:\S+\s+){0,5}?\S+?)(?=[,;)]|\.\s|\.$|\s+(?:and|which|that|where|to|in|with)\b|$)", flat
-        )
-        if match:
-            return "from " + match.group(1)
-    if COUNT_QUESTION.search(question):
-        number = r"\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-        tail = r"(?:\s+(?!(?:in|on|at|and|or|to|for|with|from|by|the|a|an)\b)[A-Za-z]+)?"
-        match = re.search(rf"\b(?:{number})\s*(?:%|[A-Za-z]+)?{tail}", flat)
-        if match:
-            return match.group(0).strip()
-    return flat
+def answer_outcome(status: str, answer: dict[str, Any]) -> str:
+    """How a stored answer ends: short_answer (shown), no_short_answer (the evidence without a guess), not_found
+    (the collection does not answer), or none (no answer yet, or the run failed)."""
+    exact = str(answer.get("exact_answer") or "")
+    if status == "not_found" or answer.get("not_found"):
+        return "not_found"
+    if exact == NO_SHORT_ANSWER:
+        return "no_short_answer"
+    return "short_answer" if exact and status not in ("queued", "running", "failed", "cancelled") else "none"
 
 
 def _overlaps(a: EvidenceSpan, b: EvidenceSpan) -> bool:
     return a.docid == b.docid and a.start < b.end and b.start < a.end
-
-
-def _negated(text: str) -> bool:
-    return bool(
-        re.search(
-            r"\b(not|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|"
-            r"weren't|fail(?:s|ed)?|without|unable)\b",
-            text,
-            re.I,
-        )
-    )
 
 
 CITATION = re.compile(r"\[([^\[\]]{1,200})\]")

@@ -7,21 +7,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..judge.localize import EvidenceSpan
 from ..judge.types import Judge, Unit
 from ..retrieval.types import Hit
 from ..run_config import RunConfig
-from .answer import Answer, compose_extractive, exact_from_sentence
+from .answer import Answer, compose_extractive
 from .budget import TimeBudget
-from .heuristic import heuristic_spans, question_cosines
+from .heuristic import heuristic_spans
 from .planner import Plan, make_plan
 from .planners import OfflinePlanner, Planner
 from .recorder import RunCancelled, RunRecorder
 from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
-from .units import load_units, load_units_by_ref
+from .units import load_units
 
 if TYPE_CHECKING:
     from ..models import Run
@@ -162,38 +160,12 @@ def unit_key(unit: Unit) -> str:
 
 
 def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> Answer:
-    """Compose the extractive answer from the delivered spans; a paragraph's best sentence is the exact answer."""
+    """Compose the answer from the delivered spans through the answer layer; record what it cites."""
     answer = compose_extractive(
-        plan.question,
-        ctx.delivered,
-        plan.boolean,
-        max_sentences=ctx.config.answer_spans,
-        min_probability=min_probability,
+        plan.question, ctx.delivered, max_sentences=ctx.config.answer_spans, min_probability=min_probability
     )
-    if answer.citations and not plan.boolean and answer.citations[0][1].kind == "paragraph":
-        sentence = best_sentence_within(ctx, plan.question, answer.citations[0][1])
-        if sentence:
-            answer.exact_answer = exact_from_sentence(plan.question, sentence)
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer
-
-
-def best_sentence_within(ctx: RunContext, question: str, span: EvidenceSpan) -> str | None:
-    """Return the sentence of a paragraph span closest to the question (MiniLM cosine).
-
-    Term overlap is left out on purpose: answer sentences rarely echo the question's words (on the paper-QA
-    development questions cosine alone scored 0.20 answer F1, cosine plus overlap 0.18).
-    """
-    units = load_units_by_ref(ctx.run.collection_id, [(span.docid, span.start, span.end, None, None)], "sentence")
-    inside = [
-        block
-        for unit in units
-        for block in unit.blocks
-        if block.kind == "sentence" and span.start <= block.start and block.end <= span.end
-    ]
-    if not inside:
-        return None
-    return inside[int(np.argmax(question_cosines(question, inside)))].text
 
 
 def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:

@@ -56,6 +56,9 @@ def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
         )
         recorder.check_cancelled()  # alive once its context is built (a cold index load can take seconds)
         outcome = system.run(ctx)
+        if outcome.status in (Run.Status.ANSWERED, Run.Status.NO_NEW_PASSAGES) and not outcome.answer.found:
+            # The collection does not answer the question (no evidence, or the reader says it is absent).
+            outcome = Outcome(Run.Status.NOT_FOUND, outcome.answer)
         if clock.expired:
             outcome = Outcome(Run.Status.DEADLINE, outcome.answer)
     except DeadlineReached:
@@ -88,11 +91,9 @@ def user_error(error: Exception) -> str:
 def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     """Answer extractively from whatever was delivered before the run had to stop."""
     from .answer import compose_extractive
-    from .planner import make_plan
 
     delivered = ctx.delivered if ctx else []
-    plan = ctx.plan if ctx else make_plan(run.question)
-    answer = compose_extractive(run.question, delivered, plan.boolean)
+    answer = compose_extractive(run.question, delivered)
     if ctx:
         ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer

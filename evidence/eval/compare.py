@@ -12,7 +12,7 @@ METRICS = {
     "scifact": ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20"),
     "qasper": ("answer_f1", "evidence_f1"),
     "hotpotqa": ("em", "f1", "sp_f1"),
-    "papers": ("evidence_hit", "answer_correct", "confidence"),
+    "papers": ("evidence_hit", "answer_strict", "answer_correct", "confidence"),
 }
 COMMON = ("latency_s", "calls", "cost_usd")
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 ABSTENTION_MARKERS = ("not found in this collection", "unanswerable", "no evidence")
+WITHHELD_MARKERS = ("no short answer found",)  # the evidence is shown without a guess
 _ARTICLES = {"a", "an", "the"}
 
 
@@ -50,6 +51,12 @@ def contains_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return n > 0 and any(list(haystack[i : i + n]) == list(needle) for i in range(len(haystack) - n + 1))
 
 
+def is_withheld(exact_answer: str) -> bool:
+    """Return whether an exact answer withholds a guess (the evidence is shown instead)."""
+    flat = " ".join(exact_answer.lower().split())
+    return any(marker in flat for marker in WITHHELD_MARKERS)
+
+
 def is_abstention(exact_answer: str) -> bool:
     """Return whether an exact answer says the collection does not answer the question."""
     flat = " ".join(exact_answer.lower().split())
@@ -68,9 +75,13 @@ def polarity(text: str) -> str | None:
     return None
 
 
-def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "") -> bool:
-    """Return whether an exact answer matches a gold answer or variant under the rules above."""
-    if is_abstention(exact_answer):
+def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "", strict: bool = False) -> bool:
+    """Return whether an exact answer matches a gold answer or variant under the rules above.
+
+    `strict`: a gold answer contained in the exact answer counts only when the exact answer is short (at most
+    twice the gold's tokens, or the gold's plus 3): a whole sentence is evidence, not an exact answer.
+    """
+    if is_abstention(exact_answer) or is_withheld(exact_answer):
         return False
     gold_polar = polarity(answers[0]) if answers else None
     if qtype == "yes_no" or (gold_polar and len(normalize_tokens(answers[0])) == 1):
@@ -78,7 +89,8 @@ def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "") -
     predicted = normalize_tokens(exact_answer)
     for answer in answers:
         gold = normalize_tokens(answer)
-        if contains_sequence(predicted, gold) or token_f1(predicted, gold) >= 0.5:
+        short = len(predicted) <= max(2 * len(gold), len(gold) + 3)
+        if (contains_sequence(predicted, gold) and (short or not strict)) or token_f1(predicted, gold) >= 0.5:
             return True
     return False
 
@@ -110,6 +122,8 @@ class QuestionScore:
     confidence: float
     gold_found: int  # gold quotes located in the stored text
     gold_total: int
+    answer_strict: bool = False  # right under the strict rule (a whole sentence is not an exact answer)
+    withheld: bool = False  # no short answer shown: the evidence without a guess
 
     @property
     def right(self) -> bool:
@@ -140,6 +154,8 @@ def score_question(
         confidence=float(confidence),
         gold_found=gold_found,
         gold_total=gold_total,
+        answer_strict=answerable and answer_correct(exact_answer, gold_answers, qtype, strict=True),
+        withheld=is_withheld(exact_answer),
     )
 
 
@@ -175,16 +191,27 @@ def reliability_bins(confidences: Sequence[float], outcomes: Sequence[bool], bin
     return out
 
 
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
+    """Return the area under the ROC curve of scores for labels (None when one class is missing)."""
+    pos = [s for s, right in zip(scores, labels, strict=True) if right]
+    neg = [s for s, right in zip(scores, labels, strict=True) if not right]
+    if not pos or not neg:
+        return None
+    return sum((a > b) + 0.5 * (a == b) for a in pos for b in neg) / (len(pos) * len(neg))
+
+
 def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
     """Aggregate question scores into the papers benchmark's headline figures.
 
-    ECE takes the answer's confidence as P(a right answer was given): an abstention is never a right answer,
-    so it should carry a low confidence (the closest evidence is shown, the question is not answered).
+    ECE, AUROC and the reliability bins take the answer's confidence as P(the strict answer is right): an
+    abstention is never a right answer, so it should carry a low confidence. `confident_wrong` is the share of
+    answerable questions given a wrong short answer shown at confidence >= 0.5.
     """
     items = list(scores)
     answerable = [s for s in items if s.answerable]
     unanswerable = [s for s in items if not s.answerable]
     precisions = [s.evidence_precision for s in answerable if s.evidence_precision is not None]
+    shown = [s for s in items if not s.abstained]
 
     def share(values: list[bool]) -> float:
         return round(sum(values) / len(values), 4) if values else 0.0
@@ -196,11 +223,21 @@ def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
         "evidence_hit": share([s.evidence_hit for s in answerable]),
         "evidence_precision": round(sum(precisions) / len(precisions), 4) if precisions else 0.0,
         "answer_accuracy": share([s.answer_correct for s in answerable]),
+        "answer_strict": share([s.answer_strict for s in answerable]),
+        "withheld": share([s.withheld for s in answerable]),
+        "confident_wrong": share(
+            [not s.answer_strict and not s.withheld and not s.abstained and s.confidence >= 0.5 for s in answerable]
+        ),
+        "auroc": _rounded(auroc([s.confidence for s in shown], [s.answer_strict for s in shown])),
         "abstain_correct": share([s.abstained for s in unanswerable]),
         "abstained_unanswerable": sum(s.abstained for s in unanswerable),
         "false_abstain": share([s.abstained for s in answerable]),
-        "ece": round(expected_calibration_error([s.confidence for s in items], [s.answer_correct for s in items]), 4),
-        "reliability": reliability_bins([s.confidence for s in items], [s.answer_correct for s in items]),
+        "ece": round(expected_calibration_error([s.confidence for s in items], [s.answer_strict for s in items]), 4),
+        "reliability": reliability_bins([s.confidence for s in items], [s.answer_strict for s in items]),
         "gold_quotes_found": sum(s.gold_found for s in items),
         "gold_quotes": sum(s.gold_total for s in items),
     }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

@@ -40,7 +40,8 @@ def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
     if benchmark == "hotpotqa":
         return metrics.get("f1", 0.0) >= 0.5
     if benchmark == "papers":
-        return bool(metrics.get("answer_correct")) if metrics.get("answerable") else bool(metrics.get("abstained"))
+        strict = metrics.get("answer_strict", metrics.get("answer_correct"))
+        return bool(strict) if metrics.get("answerable") else bool(metrics.get("abstained"))
     return metrics.get("ndcg@10", 0.0) > 0.0
 
 

@@ -91,7 +91,10 @@ def search(collection_id: int, query: str, offset: int = 1, limit: int = 10, sea
     """Return one page of the ranking for `query` (ranks `offset`..`offset+limit-1`, limit clamped to MAX_PAGE)."""
     started = time.perf_counter()
     limit = max(1, min(limit, MAX_PAGE))
-    hits = rank(get_searcher(searcher, collection_id), query)
+    try:
+        hits = rank(get_searcher(searcher, collection_id), query)
+    except LookupError:  # a collection with no documents has no index yet: nothing matches (zero hits, valid paging)
+        hits = []
     page = hits[offset - 1 : offset - 1 + limit]
     # A page can be 1,000 documents: read only the head of each text, where the snippet comes from.
     heads = Document.objects.filter(collection_id=collection_id, docid__in=[h.docid for h in page]).values_list(

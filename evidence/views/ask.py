@@ -40,8 +40,9 @@ def ask(request: HttpRequest) -> HttpResponse:
             run = form.start_run(request.user)  # the runs service, as the API: quota, then the queue
         except QuotaExceeded as error:
             form.add_error(None, str(error))
-            return render(request, "evidence/ask.html", {"form": form, "chosen": chosen_documents(form, request.user)},
-                          status=429)
+            return render(
+                request, "evidence/ask.html", {"form": form, "chosen": chosen_documents(form, request.user)}, status=429
+            )
         except runs.QueueDown as error:  # the broker is down: say so now; the run was ended, not left queued
             form.add_error(None, str(error))
             response = render(

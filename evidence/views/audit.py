@@ -132,6 +132,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
         "spans": spans,
         "span": span,
         "pieces": timeline.answer_pieces(run, citations),
+        "short": timeline.short_answer_view(run),
     }
     if span is not None:
         document = span.document

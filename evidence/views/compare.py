@@ -25,6 +25,7 @@ class Side:
     pieces: list[timeline.AnswerPiece]
     entries: list[timeline.Entry]
     funnel: dict[str, int]
+    short: dict[str, Any]
 
 
 def side(run: Run) -> Side:
@@ -35,6 +36,7 @@ def side(run: Run) -> Side:
         timeline.answer_pieces(run, citations),
         timeline.entries(run, list(run.events.order_by("seq"))),
         {stage: len((run.trajectory or {}).get(stage, [])) for stage in STAGES},
+        timeline.short_answer_view(run),
     )
 
 
@@ -72,7 +74,8 @@ class Verdict:
 
 def verdict(a: Side, b: Side) -> Verdict:
     def exact(side: Side) -> str:
-        return str((side.run.answer or {}).get("exact_answer") or "").strip()
+        """The short answer a side shows; "" when it found none (not found, or withheld below its threshold)."""
+        return str(side.short["text"]).strip() if side.short["state"] == "short" else ""
 
     return Verdict(exact(a), exact(b))
 
@@ -114,6 +117,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             a=a,
             b=b,
             sides=[("a", a), ("b", b)],
+            pair=[a, b],
             citation_groups=list(groups.items()),
             verdict=verdict(a, b),
             chart=funnel_chart(a.funnel, b.funnel),

@@ -18,7 +18,7 @@ HEADLINE = {
     "scifact": ["ndcg@10", "recall@100", "rationale_f1"],
     "qasper": ["answer_f1", "evidence_f1"],
     "hotpotqa": ["answer_em", "answer_f1", "sp_f1"],
-    "papers": ["evidence_hit", "answer_accuracy", "abstain_correct", "false_abstain", "ece"],
+    "papers": ["evidence_hit", "answer_strict", "confident_wrong", "auroc", "abstain_correct", "false_abstain", "ece"],
 }
 
 

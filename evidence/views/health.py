@@ -15,3 +15,11 @@ def health(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
     healthy = all(check["status"] == "ok" for check in checks.values())
     return JsonResponse({"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503)
+
+
+@login_not_required
+@never_cache
+@require_GET
+def live(request: HttpRequest) -> JsonResponse:
+    """Liveness: the web process answers; no service is asked (use /health for those)."""
+    return JsonResponse({"status": "ok"})

@@ -25,6 +25,7 @@ def run_context(run: Run) -> dict[str, object]:
         "after": entries[-1].seq if entries else 0,
         "citations": citations,
         "pieces": timeline.answer_pieces(run, citations),
+        "short": timeline.short_answer_view(run),
         "scope": scope_documents(run),
         **timeline.metrics(run),
     }
@@ -77,6 +78,7 @@ def runs_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(runs, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
+        "rows": [(run, timeline.short_answer_view(run)) for run in page.object_list],
         "collections": collections,
         "systems": SYSTEM_NAMES,
         "statuses": Run.Status.choices,

@@ -263,39 +263,93 @@ class AnswerPiece:
     citation: Citation | None = None
     number: int | None = None
     marker: str = ""
+    mark: bool = False  # the short answer, highlighted inside its sentence
 
 
 def answer_pieces(run: Run, citations: list[Citation]) -> list[AnswerPiece]:
     """Split the explanation into text and [docid] markers, each marker linked to its citation's span.
 
     The n-th occurrence of a docid's marker links the n-th citation carrying that marker (the order the
-    loop writes them); a marker with no citation stays plain text, never a guessed link.
+    loop writes them); a marker naming a document of the collection with no citation stays plain, never a guessed
+    link; brackets that name no document (a paper's own "[15, 43]") are the quoted text, not markers. The short
+    answer's range (answer["highlight"]) is marked inside its sentence.
     """
-    explanation = str((run.answer or {}).get("explanation", ""))
+    answer = run.answer or {}
+    explanation = str(answer.get("explanation", ""))
     by_marker: dict[str, list[Citation]] = {}
     for citation in citations:
         by_marker.setdefault(citation.marker, []).append(citation)
     numbers = {citation.pk: index for index, citation in enumerate(citations, start=1)}
+    matches = list(MARKER.finditer(explanation))
+    named = {_docid(d) for m in matches for d in re.split(r"\s*,\s*", m.group(1).strip())}
+    known = set(run.collection.documents.filter(docid__in=named).values_list("docid", flat=True)) if named else set()
     used: dict[str, int] = {}
-    pieces: list[AnswerPiece] = []
+    pieces: list[tuple[int, AnswerPiece]] = []  # (start offset in the explanation, piece)
     position = 0
-    for match in MARKER.finditer(explanation):
+    for match in matches:
+        docids = [_docid(d) for d in re.split(r"\s*,\s*", match.group(1).strip())]
+        if not any(f"[{d}]" in by_marker or d in known for d in docids):
+            continue  # the source's own bracket: part of the quoted text
         if match.start() > position:
-            pieces.append(AnswerPiece(explanation[position : match.start()]))
-        for docid in re.split(r"\s*,\s*", match.group(1).strip()):
-            marker = f"[{docid.removeprefix('docid=').strip()}]"
+            pieces.append((position, AnswerPiece(explanation[position : match.start()])))
+        for docid in docids:
+            marker = f"[{docid}]"
             candidates = by_marker.get(marker, [])
             if not candidates:
-                pieces.append(AnswerPiece(marker, marker=marker))
+                pieces.append((match.start(), AnswerPiece(marker, marker=marker)))
                 continue
             index = min(used.get(marker, 0), len(candidates) - 1)
             used[marker] = index + 1
             citation = candidates[index]
-            pieces.append(AnswerPiece(marker, citation=citation, number=numbers[citation.pk], marker=marker))
+            pieces.append(
+                (match.start(), AnswerPiece(marker, citation=citation, number=numbers[citation.pk], marker=marker))
+            )
         position = match.end()
     if position < len(explanation):
-        pieces.append(AnswerPiece(explanation[position:]))
-    return pieces
+        pieces.append((position, AnswerPiece(explanation[position:])))
+    return _marked(pieces, answer.get("highlight"))
+
+
+def short_answer_view(run: Run) -> dict[str, object]:
+    """How the page states the short answer: shown, withheld below the threshold, or not found in the collection."""
+    from django.conf import settings
+
+    from ..agent.answer import answer_outcome
+
+    answer = run.answer or {}
+    signals = answer.get("signals") or {}
+    exact = str(answer.get("exact_answer") or "")
+    outcome = answer_outcome(run.status, answer)
+    state = {"short_answer": "short", "no_short_answer": "withheld"}.get(outcome, outcome)
+    return {
+        "state": state,
+        "text": exact,
+        "confidence": answer.get("confidence"),
+        "candidate": signals.get("candidate") or "",
+        "p_right": signals.get("p_right"),
+        "offline": not settings.OPENAI_API_KEY and not run.calls,
+    }
+
+
+def _docid(text: str) -> str:
+    return text.removeprefix("docid=").strip()
+
+
+def _marked(pieces: list[tuple[int, AnswerPiece]], highlight: object) -> list[AnswerPiece]:
+    """Split the text piece holding the highlight range into before, the marked short answer, and after."""
+    if not (isinstance(highlight, list) and len(highlight) == 2 and all(isinstance(v, int) for v in highlight)):
+        return [piece for _, piece in pieces]
+    lo, hi = highlight
+    out: list[AnswerPiece] = []
+    for start, piece in pieces:
+        end = start + len(piece.text)
+        if piece.marker or not (start <= lo < hi <= end):
+            out.append(piece)
+            continue
+        text = piece.text
+        out += [AnswerPiece(text[: lo - start]), AnswerPiece(text[lo - start : hi - start], mark=True)]
+        out.append(AnswerPiece(text[hi - start :]))
+    return [piece for piece in out if piece.text]
 
 
 def run_citations(run: Run) -> list[Citation]:

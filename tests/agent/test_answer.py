@@ -1,14 +1,18 @@
-"""Extractive answers: citations only to delivered spans, exact answers cut from the best sentence."""
+"""Answers from delivered spans: whole sentences in reading order, citations only to delivered spans, the short
+answer highlighted inside its sentence, and abstentions that say so."""
 
 from __future__ import annotations
 
 from evidence.agent.answer import (
     NO_EVIDENCE,
+    NOT_FOUND,
     UNANSWERABLE,
+    answer_outcome,
     attach_citations,
+    compose,
     compose_extractive,
-    exact_from_sentence,
 )
+from evidence.answers.layer import ShortAnswer
 from evidence.judge.localize import EvidenceSpan
 
 
@@ -17,30 +21,63 @@ def span(docid: str, start: int, quote: str, p: float) -> EvidenceSpan:
 
 
 def test_it_answers_unanswerable_without_evidence():
-    answer = compose_extractive("What is X?", [], boolean=False)
+    answer = compose_extractive("What is X?", [])
     assert (answer.explanation, answer.exact_answer, answer.citations) == (NO_EVIDENCE, UNANSWERABLE, [])
+    assert not answer.found
 
 
-def test_it_cites_the_best_non_overlapping_spans_in_order():
+def test_it_cites_whole_sentences_in_reading_order_not_in_score_order():
     spans = [
-        span("a", 0, "Caffeine delays sleep.", 0.9),
-        span("a", 5, "ine delays", 0.8),
-        span("b", 0, "Tea too.", 0.6),
+        span("a", 40, "Caffeine delays sleep onset by 20 minutes.", 0.9),
+        span("a", 0, "We studied 30 adults.", 0.6),
+        span("b", 0, "Tea too.", 0.5),
+        span("a", 5, "died", 0.55),  # overlaps a better span: not cited
     ]
-    answer = compose_extractive("Does caffeine delay sleep?", spans, boolean=False)
-    assert answer.explanation == "Caffeine delays sleep. [a] Tea too. [b]"
-    assert [(i, s.docid) for i, s in answer.citations] == [(0, "a"), (1, "b")]
-    assert answer.confidence == 0.9
+    answer = compose_extractive("How many adults were studied?", spans)
+    assert answer.explanation.startswith("We studied 30 adults. [a] Caffeine delays sleep onset by 20 minutes. [a]")
+    assert [s.start for _, s in answer.citations][:2] == [0, 40]
+    assert all(s.quote in answer.explanation for _, s in answer.citations)
 
 
 def test_it_ignores_spans_below_the_floor():
-    answer = compose_extractive("q", [span("a", 0, "weak", 0.1)], boolean=False)
+    answer = compose_extractive("q", [span("a", 0, "weak", 0.1)])
     assert answer.exact_answer == UNANSWERABLE
 
 
 def test_it_answers_boolean_questions_yes_or_no():
-    assert compose_extractive("Is it safe?", [span("a", 0, "It is safe.", 0.9)], boolean=True).exact_answer == "Yes"
-    assert compose_extractive("Is it safe?", [span("a", 0, "It is not safe.", 0.9)], boolean=True).exact_answer == "No"
+    assert (
+        compose_extractive("Is it safe?", [span("a", 0, "It is safe for adults.", 0.9)]).signals["candidate"] == "Yes"
+    )
+    unsafe = compose_extractive("Is it safe?", [span("a", 0, "It is not safe for adults.", 0.9)])
+    assert unsafe.signals["candidate"] == "No"
+
+
+def test_the_short_answer_is_highlighted_at_its_place_in_the_explanation():
+    spans = [
+        span("b", 100, "The review found a bleeding risk of 3.9% in trauma patients.", 0.9),
+        span("a", 0, "Other.", 0.5),
+    ]
+    short = ShortAnswer("3.9%", 0, 36, 40, 0.8, True, "percentage")
+    answer = compose(spans, short)
+    lo, hi = answer.highlight
+    assert answer.explanation[lo:hi] == "3.9%"
+    assert answer.exact_answer == "3.9%" and answer.confidence == 0.8
+
+
+def test_a_withheld_short_answer_shows_the_evidence_without_a_guess():
+    spans = [span("a", 0, "The review found a bleeding risk of 3.9% in trauma patients.", 0.9)]
+    answer = compose(spans, ShortAnswer("3.9%", 0, 36, 40, 0.2, False, "percentage"))
+    assert answer.exact_answer == "No short answer found" and answer.highlight is None
+    assert "3.9%" in answer.explanation and answer.confidence == 0.2
+    assert answer_outcome("answered", answer.as_dict()) == "no_short_answer"
+
+
+def test_not_found_says_so_and_still_quotes_the_closest_evidence():
+    spans = [span("a", 0, "The review found a bleeding risk of 3.9% in trauma patients.", 0.9)]
+    answer = compose(spans, ShortAnswer("3.9%", 0, 36, 40, 0.7, True, "percentage"), found=False)
+    assert answer.exact_answer == NOT_FOUND and answer.confidence == 0.0 and not answer.found
+    assert answer.explanation.startswith("Not found in this collection. The closest evidence:")
+    assert answer_outcome("not_found", answer.as_dict()) == "not_found"
 
 
 def test_it_keeps_citations_to_delivered_spans_and_counts_made_up_ids():
@@ -48,13 +85,3 @@ def test_it_keeps_citations_to_delivered_spans_and_counts_made_up_ids():
     citations, dropped = attach_citations("First claim [a]. Second [b, zzz]. Third [docid=qq].", delivered)
     assert [(i, s.docid, s.start) for i, s in citations] == [(0, "a", 10), (1, "b", 0)]
     assert dropped == 2
-
-
-def test_it_cuts_sources_and_quantities_and_keeps_other_sentences_whole():
-    assert exact_from_sentence("Where do they get the recipes from?", "We crawl recipes from Food.com. Then") == (
-        "from Food.com"
-    )
-    assert (
-        exact_from_sentence("How many cases are there?", "We collect 100 000 documents in all.") == "100 000 documents"
-    )
-    assert exact_from_sentence("What is a semicharacter RNN?", "It  reads   words.") == "It reads words."

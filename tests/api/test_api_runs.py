@@ -72,16 +72,15 @@ def test_the_daily_run_quota_is_enforced(api, collection, document, settings):
     assert post_run(api, collection).status_code == 429
 
 
-def test_a_queue_that_cannot_be_reached_fails_the_run_with_503(api, collection, document, monkeypatch):
+def test_a_queue_that_cannot_be_reached_is_a_503_that_leaves_no_run(api, collection, document, monkeypatch):
     def broken(run_id):
         raise ConnectionError("redis down")
 
     monkeypatch.setattr("evidence.queueing.enqueue_run", broken)
     response = post_run(api, collection)
     assert response.status_code == 503
-    run = Run.objects.get()
-    assert run.status == Run.Status.FAILED and "queue" in run.error
-    assert list(run.events.values_list("kind", flat=True)) == ["finished"]
+    assert not Run.objects.exists()
+    assert api.get("/api/runs").json()["items"] == []
 
 
 def test_it_returns_events_after_a_seq(api, user, collection, document):

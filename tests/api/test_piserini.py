@@ -165,6 +165,19 @@ def test_a_collection_is_addressed_by_id_or_name(api, indexed):
     assert api.get(f"/api/piserini/{indexed.name}/capabilities").json()["maxPageSize"] == 1000
 
 
+def test_an_empty_collection_searches_to_zero_hits_on_both_routes(api, collection):
+    _backend, token = create_backend(collection, "agent")
+    for url in (f"/api/piserini/{collection.pk}/search", f"/api/piserini/b/{token}/search"):
+        client = api if "/b/" not in url else adapter()
+        response = post(client, url, {"query": "caffeine", "offset": 1, "limit": 1000})
+        assert response.status_code == 200, response.content
+        body = response.json()
+        assert (body["hits"], body["totalHits"], body["hasMore"]) == ([], 0, False)
+        assert "nextOffset" not in body and search_problems(body) == []
+    read = post(adapter(), f"/api/piserini/b/{token}/read", {"docid": "nothing"})
+    assert read.status_code == 200 and read.json()["found"] is False
+
+
 def test_another_users_collection_is_a_404(mallory_api, indexed):
     assert mallory_api.get(f"/api/piserini/{indexed.pk}/capabilities").status_code == 404
     assert mallory_api.get(f"/api/piserini/{indexed.name}/capabilities").status_code == 404

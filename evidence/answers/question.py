@@ -1,0 +1,176 @@
+"""What a question asks for: its kind (a count, a quantity, a name...), the thing it names, its terms and numbers.
+
+Rules on the question's wording only; which candidate answers it is the ranker's job (ranker.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from ..judge.features import terms
+
+KINDS = ("yes_no", "percentage", "count", "quantity", "year", "name", "purpose", "phrase")
+
+_PERCENT_Q = re.compile(r"\bpercent(?:age)?s?\b|\bwhat (?:fraction|proportion|share)\b|%", re.I)
+_QUANTITY_Q = re.compile(
+    r"\bhow (?:much|long|large|big|high|fast|far|old|heavy)\b|\bhow many times\b|"
+    r"\b(?:concentration|size|surface area|dose|dosage|temperature|amount|rate|length|width|weight|volume|"
+    r"duration|speed|dimension|area|mass|budget|cost|price|value)\b",
+    re.I,
+)
+_COUNT_Q = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
+_YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|^\s*when\b|\bin what year\b", re.I)
+_PURPOSE_Q = re.compile(r"\bused for\b|\bfor what\b|\bwhat (?:\w+ )?for\??$|\bpurpose\b|\bwhy\b|\brole of\b", re.I)
+_NAME_Q = re.compile(
+    r"^\s*(?:which|who|whom|whose|name)\b|\bwhat (?:kinds?|types?|sorts?) of\b|"
+    r"\bwhat (?:is|was|are|were) the name\b|\bwhich\b",
+    re.I,
+)
+_BOOLEAN = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|might)\b", re.I)
+
+_WORD_NUMBERS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
+)
+_NUMBER = re.compile(
+    rf"(?<![\w.,])(?:\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d+,\d{{1,2}}(?![\d,])|\d+(?:\.\d+)?)(?:\s*[×x]\s*\d+(?:\.\d+)?)?(?:\s?[KkMB]\b)?"
+    rf"|\b(?:{_WORD_NUMBERS})(?:[\s\-](?:{_WORD_NUMBERS}))*\b",
+    re.I,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
+    r"fail(?:s|ed)?\s+to|without|unable|negative|none|rather than|instead of|independent(?:ly)? of|"
+    r"unaffected|unchanged|absent|lack(?:s|ed|ing)?|inappropriate|unsuitable|insensitive|ineffective|inefficient|"
+    r"insufficient|inadequate|impossible|impractical|infeasible|incapable|unnecessary|unrelated|unsuccessful|"
+    r"insignificant|non-?significant|neither)\b",
+    re.I,
+)
+def question_kind(question: str) -> str:
+    """Return what the question asks for: one of KINDS."""
+    q = " ".join(question.split())
+    # "In the model with X, is FDI welfare improving ...?": the question proper follows a leading phrase.
+    lead = re.match(r"^\s*(?:in|for|on|under|at|with|according to|among|during)\b[^,?]{0,120},\s*(.+)$", q, re.I)
+    if lead and _BOOLEAN.match(lead.group(1)):
+        q = lead.group(1)
+    if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):
+        return "yes_no"
+    if _PERCENT_Q.search(q):
+        return "percentage"
+    if _YEAR_Q.search(q) and not _COUNT_Q.search(q):
+        return "year"
+    if re.search(r"\bhow many times\b", q, re.I) or (_QUANTITY_Q.search(q) and not _COUNT_Q.search(q)):
+        return "quantity"
+    if _COUNT_Q.search(q):
+        return "count"
+    if _PURPOSE_Q.search(q):
+        return "purpose"
+    if _NAME_Q.search(q) or asked_noun(q):
+        return "name"
+    return "phrase"
+
+
+# The units each measure is written in: "at what concentration" is answered by "0.1 mg/mL", not "96 wells".
+_MEASURE_UNITS = (
+    (
+        r"concentration|dose|dosage",
+        r"(?:[nµμmk]?g|[nµμm]?mol|[nµμm]?M|ppm|ppb|%|IU|U)(?:\s?/\s?(?:[nµμm]?[lL]|kg|g|ml|mL|L))?$",
+    ),
+    (r"temperature", r"°\s?[CF]|K$|°$"),
+    (
+        r"duration|how long|time|age|how old",
+        r"(?:s|sec|seconds?|min|minutes?|h|hours?|hrs?|days?|weeks?|months?|years?|yr)$",
+    ),
+    (
+        r"length|width|height|depth|distance|how far|thickness|diameter|size|radius",
+        r"(?:[nµμmck]?m|in|ft|µm|μm|px|pixels?)$",
+    ),
+    (r"surface area|area", r"(?:[nµμmck]?m2|[nµμmck]?m²|m\s?2\s?/\s?g|m²/g|ha|km2)$|/g$"),
+    (r"weight|mass|how heavy", r"(?:[nµμmk]?g|kDa|Da|t|tons?)$"),
+    (r"speed|velocity|how fast", r"(?:[mk]m/h|m/s|km/s|mph|rpm)$"),
+    (r"volume", r"(?:[nµμm]?[lL]|ml|mL|cm3|m3)$"),
+    (r"frequency|sampling rate|rate", r"(?:[kMG]?Hz|/s|per second)$"),
+)
+
+
+def unit_fits(question: str, unit: str) -> bool:
+    """Return whether a number's unit is one the measure the question asks for is written in."""
+    unit = unit.strip()
+    if not unit or re.search(r"\bhow many times\b|\bfold\b", question, re.I):
+        return False  # "how many times higher": a ratio, whatever measure the question names
+    return any(
+        re.search(rf"(?<![\w\-])(?:{measure})(?![\w\-])", question, re.I) and re.search(units, unit)
+        for measure, units in _MEASURE_UNITS
+    )
+
+
+def negated(text: str) -> bool:
+    """Return whether the text states a negative finding."""
+    return bool(_NEGATION.search(text))
+
+
+_ASKED = re.compile(
+    r"\b(?:which|what|whose)\s+(?:(?:kinds?|types?|sorts?|name)\s+of\s+(?:the\s+)?)?((?:[\w\-]+\s+){0,3}?[\w\-]+?)"
+    r"(?:\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|of|in|for|from|on|at|by|to|"
+    r"used|named|assumed|employed|applied|required)\b|\s*,)",
+    re.I,
+)
+_NOT_NOUNS = {"is", "are", "was", "were", "does", "do", "did", "the", "a", "an", "it", "they", "this"}
+
+
+def asked_noun(question: str) -> str:
+    """Return the head noun of the thing a which/what question asks for ("which union model is ..." -> "model")."""
+    phrase = asked_phrase(question)
+    return phrase.split()[-1] if phrase else ""
+
+
+def asked_phrase(question: str) -> str:
+    """Return the thing a which/what question asks for ("which programming language ..." -> "programming language")."""
+    q = " ".join(question.split())
+    named = re.search(
+        r"\bname of (?:the |a |an )?((?:[\w\-]+\s+){0,3}?[\w\-]+?)\s+(?:that|which|who|grouping|used|"
+        r"mentioned|of|in|for|is|was|\?)",
+        q + " ?",
+        re.I,
+    )
+    match = named or _ASKED.search(q)
+    if not match:
+        return ""
+    words = match.group(1).split()
+    head = words[-1]
+    return "" if head.lower() in _NOT_NOUNS or head.lower() == "name" else " ".join(words)
+
+
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question, analysed once: what it asks for and the words it already says."""
+
+    text: str
+    kind: str
+    asked: str  # the head noun of a which/what question ("method"), or ""
+    phrase: str  # the whole asked phrase ("analysis method"), or ""
+    terms: frozenset[str]
+    asked_terms: frozenset[str]
+    numbers: frozenset[str]  # numbers the question writes (never its answer)
+    wants_year: bool
+
+
+@cache
+def analyse(question: str) -> Question:
+    """Return the question's kind, asked noun, terms and numbers."""
+    kind = question_kind(question)
+    phrase = asked_phrase(question)
+    asked = phrase.split()[-1] if phrase else ""
+    return Question(
+        text=question,
+        kind=kind,
+        asked=asked,
+        phrase=phrase,
+        terms=frozenset(terms(question)),
+        asked_terms=frozenset(terms(asked)),
+        numbers=frozenset(m.group().lower().replace(",", "") for m in _NUMBER.finditer(question)),
+        wants_year=kind == "year",
+    )
