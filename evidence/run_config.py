@@ -43,6 +43,13 @@ class RunConfig(BaseModel):
     scope_docids: list[str] = Field(default_factory=list, description="limit the run to these documents")
     top_k: int | None = Field(None, ge=1, le=100, description="units read per search (system default if unset)")
     answer_spans: int = Field(3, ge=1, le=20, description="spans the extractive answer may cite")
+    answer_threshold: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="show the short answer when its P(right) reaches this (default: the calibration's threshold); "
+        "0 always shows the best candidate, with its confidence",
+    )
     block_kind: Literal["sentence", "paragraph"] = Field("sentence", description="the blocks System 1 reads")
     judge: Literal[JUDGES] | None = Field(None, description="System 1 provider (default: EVIDENCE_JUDGE)")  # type: ignore[valid-type]
     judge_heads: dict[str, str] = Field(default_factory=dict, description="the local judge's heads, by role")

@@ -41,8 +41,8 @@ def main() -> None:
             parts.setdefault(f"{name} (all)", []).append(score_from_dict(item.metrics))
         for part, scores in sorted(parts.items()):
             summary = papers_summary(scores)
-            keep = ("questions", "answerable", "evidence_hit", "answer_accuracy", "answer_strict", "withheld",
-                    "confident_wrong", "auroc", "ece", "abstain_correct", "false_abstain")  # fmt: skip
+            keep = ("questions", "answerable", "evidence_hit", "answer_accuracy", "answer_strict", "candidate_strict",
+                    "withheld", "confident_wrong", "auroc", "ece", "abstain_correct", "false_abstain")  # fmt: skip
             print(json.dumps({"set": part, "evaluation": evaluation.pk, **{k: summary.get(k) for k in keep}}))
 
 

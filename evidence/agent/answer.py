@@ -67,6 +67,7 @@ def compose_extractive(
     max_sentences: int = 3,
     min_probability: float = 0.2,
     evidence: int = 6,
+    threshold: float | None = None,
 ) -> Answer:
     """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences."""
     ranked = sorted(spans, key=lambda span: (-span.probability, span.docid, span.start))
@@ -80,7 +81,7 @@ def compose_extractive(
         return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
     from ..ingest.embedding import get_embedder
 
-    short = short_answer(question, as_sentences(chosen), embed=get_embedder().embed)
+    short = short_answer(question, as_sentences(chosen), embed=get_embedder().embed, threshold=threshold)
     # System 1 delivered these spans above its own threshold: the collection answers unless no candidate is found
     # (the fitted "not found" model reads the whole-paper reader's signals, which these readers do not give).
     return compose(chosen, short, max_sentences, found=bool(short.text))

@@ -162,7 +162,11 @@ def unit_key(unit: Unit) -> str:
 def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> Answer:
     """Compose the answer from the delivered spans through the answer layer; record what it cites."""
     answer = compose_extractive(
-        plan.question, ctx.delivered, max_sentences=ctx.config.answer_spans, min_probability=min_probability
+        plan.question,
+        ctx.delivered,
+        max_sentences=ctx.config.answer_spans,
+        min_probability=min_probability,
+        threshold=ctx.config.answer_threshold,
     )
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer

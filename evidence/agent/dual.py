@@ -194,7 +194,7 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     top_units = whole_documents(ctx, top)
     request_evidence(ctx, plan, top_units, options=ctx.config.localize.as_kwargs())
     tail = [{"docid": h.docid, "p": 0.0} for h in hits[RERANK_DEPTH:]]
-    answer = compose_extractive(plan.question, ctx.delivered)
+    answer = compose_extractive(plan.question, ctx.delivered, threshold=ctx.config.answer_threshold)
     answer.ranking = ranking + tail
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered", answer)

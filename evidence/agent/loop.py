@@ -93,7 +93,7 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     from .answer import compose_extractive
 
     delivered = ctx.delivered if ctx else []
-    answer = compose_extractive(run.question, delivered)
+    answer = compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)
     if ctx:
         ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return answer

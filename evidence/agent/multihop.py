@@ -80,6 +80,8 @@ def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
     ctx.record_judgments(plan.question, units, best, spans)
     ctx.log("paragraph_pair", {"docids": [units[u].docid for u in sorted(chosen)], "sentences": len(spans)})
     ctx.deliver(spans)
-    answer = compose_extractive(plan.question, spans, max_sentences=len(spans), min_probability=0.0)
+    answer = compose_extractive(
+        plan.question, spans, max_sentences=len(spans), min_probability=0.0, threshold=ctx.config.answer_threshold
+    )
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

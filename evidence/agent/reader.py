@@ -152,7 +152,12 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     absent = float(s["absent"][0])
     context = " ".join(b.text for paper in papers for b in paper.blocks)
     short = short_answer(
-        question, [sentence for _, sentence in top], absent=absent, context=context, embed=get_embedder().embed
+        question,
+        [sentence for _, sentence in top],
+        absent=absent,
+        context=context,
+        embed=get_embedder().embed,
+        threshold=ctx.config.answer_threshold,
     )
     spans = [
         EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, sentence.probability, 1.0, question, "sentence")

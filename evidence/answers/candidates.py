@@ -26,8 +26,10 @@ _WORD_NUMBERS = (
     "dozen|half"
 )
 _DIGITS = r"[−\-–]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+# "37M papers", "1.4M PDFs", "100k steps", "7B parameters": a magnitude letter written onto the digits.
+_MAGNITUDE = r"(?-i:[KMB]|k|bn)"
 _NUMBER = re.compile(
-    rf"(?<![\w.,/])(?:{_DIGITS}(?:\s?[×x]\s?10[−\-]?\d+)?|(?:{_WORD_NUMBERS})(?:[\s\-](?:{_WORD_NUMBERS}))*)(?![\w])",
+    rf"(?<![\w.,/])(?:{_DIGITS}(?:\s?[×x]\s?10[−\-]?\d+|{_MAGNITUDE})?|(?:{_WORD_NUMBERS})(?:[\s\-](?:{_WORD_NUMBERS}))*)(?![\w])",
     re.I,
 )
 _RANGE_JOIN = re.compile(r"\s?(?:–|—|-|to|and)\s?")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -151,12 +151,29 @@ def short_answer(
     confidence: Any = None,
     context: str | None = None,
     embed: Callable[[list[str]], np.ndarray] | None = None,
+    threshold: float | None = None,
 ) -> ShortAnswer:
     """Return the short answer to a question from its evidence sentences (best first), with P(right).
 
-    `context` is the whole text the reader read and `embed` the sentence embedder (see features.rows); `ranker` and
-    `confidence` replace the fitted files (the fitting scripts pass the models they fit).
+    `context` is the whole text the reader read and `embed` the sentence embedder (see features.rows); `threshold`
+    replaces the calibration's own (a run's `answer_threshold`); `ranker` and `confidence` replace the fitted files
+    (the fitting scripts pass the models they fit).
     """
+    short = _short_answer(question_text, sentences, absent, ranker, confidence, context, embed)
+    if threshold is None:
+        return short
+    return replace(short, shown=bool(short.text) and short.probability >= threshold)
+
+
+def _short_answer(
+    question_text: str,
+    sentences: Sequence[Sentence],
+    absent: float,
+    ranker: Any,
+    confidence: Any,
+    context: str | None,
+    embed: Callable[[list[str]], np.ndarray] | None,
+) -> ShortAnswer:
     question = analyse(question_text)
     if not sentences:
         return ShortAnswer("", None, 0, 0, 0.0, False, question.kind)

@@ -173,8 +173,9 @@ class Qasper:
         return list(by_id.values())
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
-        """Papers: the dual system reads the scoped paper's paragraphs (judge/paper.py) and cites one or two."""
-        return {"answer_spans": 2}
+        """Papers: the dual system reads the scoped paper's paragraphs (judge/paper.py) and cites one or two. QASPER's
+        scorer has no "no answer shown": the best short answer is always given, with its confidence."""
+        return {"answer_spans": 2, "answer_threshold": 0.0}
 
     def reference(self, question: EvalQuestion) -> str:
         """Return the reference answers for an answer judge (annotators' answers, 'or'-joined)."""
@@ -239,7 +240,8 @@ class HotpotQA:
         """Multi-hop questions: the judge's heads fitted without this question (the question's shape chooses the
         pair reader, as it does for anyone's question)."""
         heads = {"sentence": "multihop", "unit": "multihop_unit", **held_out_heads("hotpotqa", question.qid)}
-        return {"judge_heads": heads}
+        # HotpotQA's exact match has no "no answer shown": the best short answer is always given.
+        return {"judge_heads": heads, "answer_threshold": 0.0}
 
     def reference(self, question: EvalQuestion) -> str:
         return str(self.raw[question.gold["index"]]["answer"])

@@ -124,6 +124,7 @@ class QuestionScore:
     gold_total: int
     answer_strict: bool = False  # right under the strict rule (a whole sentence is not an exact answer)
     withheld: bool = False  # no short answer shown: the evidence without a guess
+    candidate_strict: bool = False  # the best short answer, shown or withheld, is right (what confidence is about)
 
     @property
     def right(self) -> bool:
@@ -140,8 +141,13 @@ def score_question(
     gold_found: int,
     gold_total: int,
     qtype: str = "",
+    candidate: str | None = None,
 ) -> QuestionScore:
-    """Score one question from its run's exact answer, confidence and cited ranges."""
+    """Score one question from its run's exact answer, confidence and cited ranges.
+
+    `candidate` is the best short answer whether shown or withheld (the confidence is P(it is right)); by default
+    the exact answer.
+    """
     answerable = qtype != "unanswerable" and gold_total > 0
     on_gold = [c for c in cited if any(overlaps(c, g) for g in gold_ranges)]
     abstained = is_abstention(exact_answer)
@@ -156,6 +162,9 @@ def score_question(
         gold_total=gold_total,
         answer_strict=answerable and answer_correct(exact_answer, gold_answers, qtype, strict=True),
         withheld=is_withheld(exact_answer),
+        candidate_strict=answerable
+        and not abstained
+        and answer_correct(exact_answer if candidate is None else candidate, gold_answers, qtype, strict=True),
     )
 
 
@@ -203,15 +212,15 @@ def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
 def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
     """Aggregate question scores into the papers benchmark's headline figures.
 
-    ECE, AUROC and the reliability bins take the answer's confidence as P(the strict answer is right): an
-    abstention is never a right answer, so it should carry a low confidence. `confident_wrong` is the share of
-    answerable questions given a wrong short answer shown at confidence >= 0.5.
+    ECE, AUROC and the reliability bins take the answer's confidence as P(its best short answer is right, under the
+    strict rule), shown or withheld below the threshold; an abstention is never right and carries confidence 0.
+    `answer_strict` counts only short answers shown; `confident_wrong` is the share of answerable questions given a
+    wrong short answer shown at confidence >= 0.5.
     """
     items = list(scores)
     answerable = [s for s in items if s.answerable]
     unanswerable = [s for s in items if not s.answerable]
     precisions = [s.evidence_precision for s in answerable if s.evidence_precision is not None]
-    shown = [s for s in items if not s.abstained]
 
     def share(values: list[bool]) -> float:
         return round(sum(values) / len(values), 4) if values else 0.0
@@ -228,12 +237,13 @@ def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
         "confident_wrong": share(
             [not s.answer_strict and not s.withheld and not s.abstained and s.confidence >= 0.5 for s in answerable]
         ),
-        "auroc": _rounded(auroc([s.confidence for s in shown], [s.answer_strict for s in shown])),
+        "candidate_strict": share([s.candidate_strict for s in answerable]),
+        "auroc": _rounded(auroc([s.confidence for s in items], [s.candidate_strict for s in items])),
         "abstain_correct": share([s.abstained for s in unanswerable]),
         "abstained_unanswerable": sum(s.abstained for s in unanswerable),
         "false_abstain": share([s.abstained for s in answerable]),
-        "ece": round(expected_calibration_error([s.confidence for s in items], [s.answer_strict for s in items]), 4),
-        "reliability": reliability_bins([s.confidence for s in items], [s.answer_strict for s in items]),
+        "ece": round(expected_calibration_error([s.confidence for s in items], [s.candidate_strict for s in items]), 4),
+        "reliability": reliability_bins([s.confidence for s in items], [s.candidate_strict for s in items]),
         "gold_quotes_found": sum(s.gold_found for s in items),
         "gold_quotes": sum(s.gold_total for s in items),
     }

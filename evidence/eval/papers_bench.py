@@ -70,6 +70,7 @@ class Papers:
             found,
             len(gold["evidence"]),
             gold["type"],
+            candidate=(answer.get("signals") or {}).get("candidate"),
         )
         return {**score_dict(result), "relevant": sorted({d for d, _ in gold["evidence"]})}
 
@@ -83,6 +84,7 @@ def score_dict(score: QuestionScore) -> dict[str, Any]:
         "answer_correct": float(score.answer_correct),
         "answer_strict": float(score.answer_strict),
         "withheld": score.withheld,
+        "candidate_strict": float(score.candidate_strict),
         "abstained": score.abstained,
         "confidence": score.confidence,
         "gold_found": score.gold_found,
@@ -99,6 +101,7 @@ def score_from_dict(item: dict[str, Any]) -> QuestionScore:
         answer_correct=bool(item["answer_correct"]),
         answer_strict=bool(item.get("answer_strict", 0.0)),
         withheld=bool(item.get("withheld", False)),
+        candidate_strict=bool(item.get("candidate_strict", item.get("answer_strict", 0.0))),
         abstained=bool(item["abstained"]),
         confidence=float(item["confidence"]),
         gold_found=int(item["gold_found"]),

@@ -61,6 +61,16 @@ def test_a_number_the_question_already_writes_is_not_its_answer():
     assert not any(c.startswith("7,918") for c in cands)
 
 
+def test_a_magnitude_letter_on_the_digits_is_part_of_the_number_but_a_metre_is_a_unit():
+    sentence = "Removing duplicates left 37M unique paper nodes, from 1.4M PDFs, and cables of 5m."
+    cands = texts("How many papers are in the literature graph?", sentence)
+    assert "37M" in cands and "1.4M" in cands
+    assert not {"1", "37", "4"} & set(cands)
+    typed = {(c.text, c.type) for c in found("How many papers are in the literature graph?", sentence)}
+    assert ("5m", "number") not in typed  # a length in metres, never five million
+    assert holds_kind(sentence, analyse("How many papers are in the literature graph?"))[0]
+
+
 def test_percentages_ranges_and_units_are_typed():
     sentence = "Between 40–60% of the cells were GFAP-labelled astrocytes, and waves crossed gaps at 5.43 µm/s."
     typed = {(c.text, c.type) for c in found("What fraction of cells were astrocytes?", sentence)}

@@ -93,3 +93,19 @@ def test_the_evaluation_page_draws_one_column_per_reliability_bin():
     assert [c["n"] for c in columns] == [5, 8]
     assert columns[0]["height"] == 0 and columns[1]["height"] == round(0.75 * RELIABILITY_PX)
     assert columns[1]["mean_y"] < columns[1]["y"]  # confidence 0.84 above accuracy 0.75: overconfident bin
+
+
+def test_strict_answers_withheld_answers_and_confidence_about_the_best_candidate():
+    from evidence.eval.metrics_papers import papers_summary, score_question
+
+    gold = [("d", 0, 10)]
+    long_sentence = "In this review we calculated the risk of bleeding and HIT to be 3.9% and 0.7% respectively"
+    sentence = score_question(long_sentence, 0.9, gold, ["3.9%"], gold, 1, 1, "number")
+    assert sentence.answer_correct and not sentence.answer_strict  # a sentence is evidence, not an exact answer
+    withheld = score_question("No short answer found", 0.3, gold, ["3.9%"], gold, 1, 1, "number", candidate="3.9%")
+    assert withheld.withheld and not withheld.answer_strict and withheld.candidate_strict
+    wrong = score_question("0.7%", 0.8, gold, ["3.9%"], gold, 1, 1, "number", candidate="0.7%")
+    summary = papers_summary([withheld, wrong])
+    assert summary["answer_strict"] == 0.0 and summary["candidate_strict"] == 0.5
+    assert summary["withheld"] == 0.5 and summary["confident_wrong"] == 0.5
+    assert summary["auroc"] == 0.0  # the right candidate had the lower confidence
