@@ -129,7 +129,10 @@ UPLOAD_BODY = {
                 "schema": {
                     "type": "object",
                     "required": ["files"],
-                    "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"}}},
+                    "properties": {
+                        "files": {"type": "array", "minItems": 1, "items": {"type": "string", "format": "binary"}}
+                    },
+                    "additionalProperties": False,  # other fields are ignored; a NUL in any is refused (400)
                 }
             }
         },
@@ -419,12 +422,38 @@ def run_events(
     }
 
 
+# One server-sent event of the stream (OpenAPI 3.2's `itemSchema` for text/event-stream): `data` is JSON, a run
+# event as /events returns it, or the last `end` event's final status.
+STREAM_END = {
+    "type": "object",
+    "required": ["status", "last_seq"],
+    "properties": {"status": {"type": "string"}, "last_seq": {"type": "integer"}},
+}
+STREAM_EVENT = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "id": {"type": "string", "description": "the event's seq: resume after it with Last-Event-ID"},
+        "event": {"type": "string", "description": "the event's kind, or `end`"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"oneOf": [{"$ref": "#/components/schemas/EventOut"}, STREAM_END]},
+        },
+        "retry": {"type": "integer", "description": "reconnect delay in ms (first message only)"},
+    },
+}
 STREAM_DOC = {
     "responses": {
         "200": {
-            "description": "Server-sent events: `id` is the seq, `event` the kind, `data` "
-            "the event as JSON; a last `end` event carries the final status.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "Server-sent events: `id` is the seq, `event` the kind, `data` the event as JSON "
+            "(EventOut); a last `end` event carries the final status. A `: keep-alive` comment comes every 15 s.",
+            "content": {
+                "text/event-stream": {
+                    "schema": {"type": "string", "description": "the raw event stream"},
+                    "itemSchema": STREAM_EVENT,
+                }
+            },
         }
     }
 }

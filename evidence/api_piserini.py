@@ -15,7 +15,6 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import ConfigDict
 
 from . import schemas
 from .auth_keys import RateLimited
@@ -32,15 +31,13 @@ ERRORS, UNSAFE = schemas.ERRORS, schemas.UNSAFE
 SECRET_ERRORS = schemas.UNSAFE  # here 403 is a client that is not on this machine
 
 
-class SearchRequest(Schema):
-    model_config = ConfigDict(extra="forbid")
+class SearchRequest(schemas.BodyIn):
     query: schemas.Text
     offset: int = Field(1, ge=1, le=BIG)
     limit: int = Field(10, ge=1, le=BIG, description=f"clamped to {piserini.MAX_PAGE}")
 
 
-class ReadRequest(Schema):
-    model_config = ConfigDict(extra="forbid")
+class ReadRequest(schemas.BodyIn):
     docid: schemas.Text
     offset: int = Field(1, ge=1, le=BIG)
     limit: int = Field(200, ge=1, le=BIG, description=f"clamped to {piserini.MAX_READ_LINES}")
@@ -135,7 +132,7 @@ def secret_read(request: HttpRequest, token: str, body: ReadRequest):
 # ------------------------------------------------------------------ managing backend URLs
 
 
-class BackendIn(Schema):
+class BackendIn(schemas.BodyIn):
     name: schemas.Text = Field("", max_length=100)
 
 

@@ -194,6 +194,20 @@ def claim_run(run_id: int, retry: bool = False) -> Run | None:
     return run
 
 
+def reclaimable_in_s(run_id: int) -> float | None:
+    """Seconds until a running run's heartbeat is old enough for a retry to take it back (claim_run), or None when
+    the run is not running.
+
+    A retry that comes soon after a short database outage finds its own run still looking alive: it waits this long
+    and tries again, so the run resumes within half the stale window instead of being reaped as lost.
+    """
+    run = Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).only("heartbeat_at", "started_at").first()
+    if run is None:
+        return None
+    last = run.heartbeat_at or run.started_at or timezone.now()
+    return max(1.0, (last - timezone.now()).total_seconds() + stale_window_s() / 2 + 1.0)
+
+
 def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
     """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
     from .agent.trajectory import Trajectory

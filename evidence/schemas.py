@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator
+from pydantic import AfterValidator, ConfigDict, model_validator
 
 from .agent.loop import SYSTEM_NAMES
 from .models import MAX_SCOPE_DOCUMENTS
@@ -27,9 +27,27 @@ def _storable(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_storable)]
+# The schema says it too ("not" a NUL), so generated clients and fuzzers know what the validator refuses.
+NO_NUL = {"not": {"pattern": "\u0000"}}
+Text = Annotated[str, AfterValidator(_storable), Field(json_schema_extra=NO_NUL)]
 System = Literal[SYSTEM_NAMES]  # type: ignore[valid-type]
 Searcher = Literal[SEARCHERS]  # type: ignore[valid-type]
+
+
+class BodyIn(Schema):
+    """A request body: a JSON object of the documented fields only, never an array, a string or null."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def an_object(cls, data: Any) -> Any:
+        # ninja hands a body's fields an attribute getter over whatever JSON came: without this an array such
+        # as [null, null] would pass as "every field left at its default".
+        inner = getattr(data, "_obj", data)
+        if not isinstance(inner, dict):
+            raise ValueError("the request body must be a JSON object")
+        return data
 
 
 class Error(Schema):
@@ -42,7 +60,7 @@ class ValidationErrorOut(Schema):
     detail: list[dict[str, Any]]
 
 
-class CollectionIn(Schema):
+class CollectionIn(BodyIn):
     name: Text = Field(..., min_length=1, max_length=200, pattern=r"\S")
     description: Text = Field("", max_length=5000)
 
@@ -126,7 +144,7 @@ class SpanOut(Schema):
     matches_source: bool
 
 
-class RunIn(Schema):
+class RunIn(BodyIn):
     collection_id: int = Field(..., ge=1, le=MAX_ID)
     question: Text = Field(..., min_length=1, max_length=2000, pattern=r"\S")
     system: System = "dual"

@@ -31,8 +31,9 @@ def record_event(run_id: int, kind: str, payload: dict[str, Any]) -> int:
     retry_backoff=1,
     retry_backoff_max=20,
     retry_jitter=False,
-    # About two minutes of database outage; past it the file waits for the reaper, which never gives up that fast.
-    max_retries=int(os.environ.get("EVIDENCE_INGEST_RETRIES", "10")),
+    # Retries every 20 s at most, for about half an hour of database outage: the file ends within seconds of the
+    # database's return. Past that it waits for the reaper, which never gives up that fast.
+    max_retries=int(os.environ.get("EVIDENCE_INGEST_RETRIES", "100")),
 )
 def ingest_file(self, file_id: int) -> str | None:
     """Parse, embed and index one uploaded file; a repeated delivery of the same file is a no-op.
@@ -78,20 +79,24 @@ def enqueue_ingest(job_id: int) -> None:
     retry_backoff=1,
     retry_backoff_max=20,
     retry_jitter=False,
-    max_retries=int(os.environ.get("EVIDENCE_RUN_RETRIES", "10")),
+    max_retries=int(os.environ.get("EVIDENCE_RUN_RETRIES", "100")),  # as ingest_file: about half an hour
 )
 def run_research(self, run_id: int) -> str | None:
     """Run a research run to its end status; a repeated delivery of a claimed run is a no-op.
 
-    A lost database connection retries the task with backoff (about two minutes of outage); the retry takes back
+    A lost database connection retries the task with backoff (every 20 s at most); the retry takes back
     a run its own first try claimed and could not finish (see runs.claim_run), so the run ends soon after the
     database returns instead of waiting for the reaper's stale window.
     """
-    from .runs import execute_run, reap_stale_runs
+    from .runs import execute_run, reap_stale_runs, reclaimable_in_s
 
     # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
     reap_stale_runs(run_id=run_id)
-    run = execute_run(run_id, retry=self.request.retries > 0)
+    retrying = self.request.retries > 0
+    run = execute_run(run_id, retry=retrying)
+    if run is None and retrying and (wait := reclaimable_in_s(run_id)) is not None:
+        # The first try's run still looks alive (the outage was short): try again once its heartbeat is old enough.
+        raise self.retry(countdown=wait)
     return run.status if run else None
 
 

@@ -143,6 +143,23 @@ def test_a_retry_takes_back_the_run_its_first_try_stranded_but_never_a_live_one(
     assert RunEvent.objects.filter(run=run, kind="finished").count() == 1
 
 
+def test_a_retry_that_finds_its_run_still_warm_is_told_when_to_come_back(library, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from evidence.runs import reclaimable_in_s
+
+    settings.EVIDENCE_RUN_STALE_AFTER_S = 60
+    run = make_run(library, "single_pass")
+    assert reclaimable_in_s(run.pk) is None  # queued: a retry claims it at once
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, heartbeat_at=timezone.now() - timedelta(seconds=10))
+    wait = reclaimable_in_s(run.pk)
+    assert wait is not None and 19 <= wait <= 22  # half the window (30 s) less the 10 s of silence, plus a second
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=31 + wait))
+    assert execute_run(run.pk, retry=True) is not None  # by then the retry takes it back
+
+
 def test_an_unknown_system_fails_with_its_error(library):
     run = make_run(library, "oracle")
     execute_run(run.pk)

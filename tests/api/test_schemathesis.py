@@ -6,6 +6,7 @@ import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import ignored_auth
 
 from evidence.auth_keys import create_key
 from evidence.models import Collection
@@ -55,3 +56,15 @@ def test_every_operation_refuses_anonymous_callers(case):
     # 403: a secret Pi-Serini backend URL refuses a client it cannot place on this machine before anything else.
     refused = {400, 401, 403, 405, 413, 422}
     assert response.status_code in refused, f"{case.method} {case.formatted_path}: {response.status_code}"
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_response_matches_the_documented_contract(case, key):
+    # Every built-in check: documented status codes, content types, headers and response bodies, valid input
+    # accepted and invalid input refused. All but ignored_auth, whose probe goes over the network rather than to
+    # the app (test_every_operation_refuses_anonymous_callers makes that check here).
+    headers = {"Authorization": f"Bearer {key}"}
+    response = case.call(app=app, headers=headers)
+    case.validate_response(response, headers=headers, excluded_checks=[ignored_auth])

@@ -96,6 +96,54 @@ def test_a_database_outage_longer_than_the_retries_ends_every_file_and_run(colle
         purge(queue)
 
 
+def test_with_the_shipped_settings_everything_ends_soon_after_a_database_outage(collection, env, tmp_path):
+    """The recovery bound: files and runs in flight when Postgres goes away for 40 s all end within 2 minutes of
+    its return, under the shipped retry, heartbeat and stale settings; that includes a run whose first try had
+    claimed it just before the outage (its retry waits until the run's heartbeat is old enough to be its own)."""
+    from django.utils import timezone
+
+    queued_run = seeded(collection)
+    claimed_run = Run.objects.create(
+        owner=collection.owner, collection=collection, question="Is caffeine related to sleep?",
+        system="single_pass", config={"searcher": "bm25"},
+    )  # fmt: skip
+    job = jobs.create_job(collection, list(NOTES.items()))
+    proxy = Proxy(int(django_settings.DATABASES["default"].get("PORT") or 5432))
+    url = database_url().replace(f":{django_settings.DATABASES['default']['PORT']}/", f":{proxy.port}/")
+    queue = f"evidence-pg-{uuid.uuid4().hex[:8]}"
+    shipped = {"EVIDENCE_RUN_STALE_AFTER_S": "180"}  # the worker settings' short test window, back to the default
+    worker = Worker(queue, tmp_path / "worker.log", tmp_path, {**env, **shipped, "DATABASE_URL": url}, pool="prefork")
+    try:
+        worker.wait_ready()
+        # The second run's first try claimed it and then lost the database: it is running, beating until now.
+        Run.objects.filter(pk=claimed_run.pk).update(
+            status=Run.Status.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
+        )
+        proxy.cut()
+        outage_started = time.monotonic()
+        for record in IngestFile.objects.filter(job=job):
+            ingest_file.apply_async((record.pk,), queue=queue)
+        run_research.apply_async((queued_run.pk,), queue=queue)
+        run_research.apply_async((claimed_run.pk,), queue=queue, retries=1)  # the retry of that first try
+        wait_for(lambda: "Retry in" in worker.log_path.read_text(errors="replace"), 60, "the tasks to retry")
+        time.sleep(max(0.0, 40 - (time.monotonic() - outage_started)))
+        proxy.mend()
+        back = time.monotonic()
+        wait_for(lambda: IngestJob.objects.get(pk=job.pk).status in IngestJob.FINISHED, 120, "the job to end")
+        wait_for(lambda: Run.objects.get(pk=queued_run.pk).is_finished, 120 - (time.monotonic() - back), "run 1")
+        wait_for(lambda: Run.objects.get(pk=claimed_run.pk).is_finished, 120 - (time.monotonic() - back), "run 2")
+        job.refresh_from_db()
+        assert (job.status, job.documents_added) == ("done", 4)
+        for run in (queued_run, claimed_run):
+            run.refresh_from_db()
+            assert run.status == Run.Status.ANSWERED, (run.pk, run.status, run.error)
+        print(f"database outage of {back - outage_started:.0f} s: all ended {time.monotonic() - back:.1f} s after")
+    finally:
+        worker.stop()
+        proxy.close()
+        purge(queue)
+
+
 def test_queued_files_and_runs_survive_a_redis_crash(collection, env, tmp_path):
     svc = services()
     port = free_port()
