@@ -17,8 +17,8 @@ from . import broadcast, events, queueing, runs, schemas
 from .agent.answer import answer_outcome
 from .eval.compare_runs import compare as compare_runs
 from .event_stream import json_events, resume_point
-from .ingest.jobs import create_job, retry_file
-from .models import Collection, Document, Evaluation, IngestJob, Run, Span
+from .ingest.jobs import RETRY_REFUSED, create_job, retry_file
+from .models import Collection, Document, Evaluation, IngestFile, IngestJob, Run, Span
 from .run_config import RunConfig, user_config
 from .tasks import enqueue_files, enqueue_ingest
 
@@ -115,6 +115,7 @@ def upload_out(job: IngestJob) -> dict[str, Any]:
                 "documents_added": f.documents_added,
                 "passages": f.passages,
                 "duplicates": list(f.duplicates or []),
+                "retryable": f.status == IngestFile.Status.FAILED and f.retryable,
             }
             for f in job.files.all()
         ],
@@ -172,7 +173,7 @@ def retry_upload_file(request: HttpRequest, upload_id: int, file_id: int):
     record = owned(job.files.all(), file_id, "file")
     with transaction.atomic():
         if not retry_file(record):
-            raise HttpError(409, f"{record.name} cannot be retried: only a failed file that is still stored can be.")
+            raise HttpError(409, f"{record.name} {RETRY_REFUSED}.")
         enqueue_files([record.pk])
     job.refresh_from_db()
     return Status(202, upload_out(job))

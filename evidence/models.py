@@ -224,6 +224,9 @@ class IngestFile(models.Model):
     stored_path = models.CharField(max_length=1000, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True)
+    # A failure another try can mend (a time limit, a lost worker, an internal error); False for a file that is
+    # empty, damaged or in no supported format, which fails the same way every time.
+    retryable = models.BooleanField(default=True)
     documents_added = models.PositiveIntegerField(default=0)
     duplicates = models.JSONField(default=list, blank=True)  # names of documents skipped as duplicates
     passages = models.PositiveIntegerField(default=0)

@@ -83,6 +83,10 @@ class FileOut(Schema):
     documents_added: int
     passages: int
     duplicates: list[str]
+    retryable: bool = Field(
+        description="a failed file another try can mend (a time limit, a lost worker): POST its retry; false "
+        "for a file that fails the same way every time (empty, damaged, unsupported): fix it and upload it again"
+    )
 
 
 class UploadOut(Schema):

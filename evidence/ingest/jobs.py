@@ -37,7 +37,7 @@ def create_job(collection: Collection, uploads: Iterable[tuple[str, BinaryIO | b
         size = _save_capped(content, target, settings.EVIDENCE_MAX_FILE_BYTES)
         if size is None:
             target.unlink(missing_ok=True)
-            record.status = IngestFile.Status.FAILED
+            record.status, record.retryable = IngestFile.Status.FAILED, False
             record.error = (
                 f"{name} is larger than the limit of {settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024)} MB per "
                 "file: split it or upload a smaller copy."
@@ -147,14 +147,15 @@ def _process_claimed(record: IngestFile, embed: bool) -> None:
             _ingest(record, data, embed)
     except IngestError as error:
         record.status, record.error = IngestFile.Status.FAILED, str(error)
+        record.retryable = error.retryable
     except FileNotFoundError:
-        record.status = IngestFile.Status.FAILED
+        record.status, record.retryable = IngestFile.Status.FAILED, False
         record.error = f"{record.name} is no longer stored on the server: upload it again."
     except (OperationalError, InterfaceError):
         raise  # the database went away: the task retries once it is back (recording anything now would fail too)
     except Exception:  # a file must end in a defined state whatever went wrong
         log.exception("ingesting %s failed", record.name)
-        record.status = IngestFile.Status.FAILED
+        record.status, record.retryable = IngestFile.Status.FAILED, True
         record.error = (
             f"{record.name} could not be ingested because of an internal error (it is logged on the server): "
             "retry it, and if it fails again, report it."
@@ -224,13 +225,20 @@ def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
     record.status = IngestFile.Status.DONE
 
 
+RETRY_REFUSED = (
+    "cannot be retried: only a failed file that is still stored, and failed in a way another try can mend (a time "
+    "limit, a lost worker), can be; fix the file and upload it again"
+)
+
+
 def retry_file(record: IngestFile) -> bool:
-    """Queue a failed file again (its stored bytes are kept); False when it cannot be retried."""
+    """Queue a failed file again (its stored bytes are kept); False when it cannot be retried: not failed, not
+    stored, or failed in a way the same bytes always will (empty, damaged, unsupported)."""
     if record.stored_path == IN_POSTGRES:
         stored = IngestFileData.objects.filter(file=record).exists()
     else:
         stored = bool(record.stored_path) and Path(record.stored_path).exists()
-    if record.status != IngestFile.Status.FAILED or not stored:
+    if record.status != IngestFile.Status.FAILED or not stored or not record.retryable:
         return False
     with transaction.atomic():
         updated = IngestFile.objects.filter(pk=record.pk, status=IngestFile.Status.FAILED).update(

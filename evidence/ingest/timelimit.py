@@ -167,7 +167,7 @@ def parse_with_limits(
         status, value = process.parse((parser, filename, data, limits), timeout)
     except ParseStopped as stopped:
         process.close(kill=True)
-        raise IngestError(filename, stopped.reason) from None
+        raise IngestError(filename, stopped.reason, retryable="longer than" in stopped.reason) from None
     except BaseException:
         process.close(kill=True)  # interrupted mid-exchange: the pipe is out of step, never reuse it
         raise

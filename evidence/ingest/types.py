@@ -51,11 +51,14 @@ class IngestError(Exception):
     """A file that cannot be ingested; str() is one clear sentence naming the file.
 
     ``reason`` continues the file name as a predicate: IngestError("a.pdf", "is empty") reads "a.pdf is empty.".
+    ``retryable``: whether trying the same bytes again can succeed (a parse stopped at its time limit on a busy
+    machine); a file that is empty, damaged or in no supported format fails the same way every time.
     """
 
-    def __init__(self, filename: str, reason: str) -> None:
+    def __init__(self, filename: str, reason: str, retryable: bool = False) -> None:
         self.filename = filename
         self.reason = reason.strip().rstrip(".")
+        self.retryable = retryable
         super().__init__(f"{filename} {self.reason}.")
 
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ..forms import CollectionForm
 from ..ingest import jobs
 from ..ingest.jobs import create_job
+from ..ingest.parsers import ACCEPTED_FORMATS
 from ..models import Collection, Document, IngestFile, IngestJob
 from ..tasks import enqueue_files, enqueue_ingest
 
@@ -54,6 +55,7 @@ def collection(request: HttpRequest, pk: int) -> HttpResponse:
             "jobs": jobs,
             "max_upload_mb": max_upload_mb(),
             "max_file_mb": settings.EVIDENCE_MAX_FILE_BYTES // (1024 * 1024),
+            "accepted_formats": ACCEPTED_FORMATS,
         },
     )
 
@@ -133,7 +135,7 @@ def retry_file(request: HttpRequest, pk: int, file_pk: int) -> HttpResponse:
             enqueue_files([record.pk])
             messages.success(request, f"{record.name} is queued again.")
         else:
-            messages.error(request, f"{record.name} cannot be retried: only a failed file that is still stored can be.")
+            messages.error(request, f"{record.name} {jobs.RETRY_REFUSED}.")
     return redirect("job", pk=pk)
 
 

@@ -85,20 +85,31 @@ def test_a_failed_file_can_be_retried_and_then_ends_done(collection, monkeypatch
     assert (job.status, job.files_failed, job.documents_added) == ("done", 0, 1)
 
 
-def test_the_job_page_shows_members_partial_and_a_retry_button(logged_in_client, collection, shared_data):
+def fail_by_internal_error(monkeypatch) -> None:
+    """Make the next ingest fail the way a retry can mend (not the file's fault)."""
+    from evidence.ingest import jobs as jobs_module
+
+    monkeypatch.setattr(jobs_module, "parse_with_limits", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+
+
+def test_the_job_page_offers_retry_only_where_another_try_can_help(logged_in_client, collection, monkeypatch):
     archive = zip_of({"a.md": NOTE, "broken.pdf": b"%PDF-1.7\n" + bytes(range(256)) * 4})
     job = ingest_now(collection, [("bundle.zip", archive)], embed=False)
     page = logged_in_client.get(f"/uploads/{job.pk}/").content.decode()
     assert 'data-status="partial"' in page and "unpacked into 2 files" in page
     assert page.count('class="file file-') == 3 and page.count(" member") >= 2
-    assert "bundle.zip/broken.pdf" in page and "Retry</button>" in page
+    assert "bundle.zip/broken.pdf" in page and "Retry</button>" not in page  # a damaged PDF fails every time
+    fail_by_internal_error(monkeypatch)
+    flaky = ingest_now(collection, [("good.md", NOTE)], embed=False)
+    assert "Retry</button>" in logged_in_client.get(f"/uploads/{flaky.pk}/").content.decode()
 
 
 def test_retry_from_the_page_requeues_and_another_users_file_is_404(logged_in_client, collection, other_user, client,
                                                                     monkeypatch, django_capture_on_commit_callbacks):
     sent: list[int] = []
     monkeypatch.setattr("evidence.tasks.ingest_file.delay", lambda file_id: sent.append(file_id))
-    job = ingest_now(collection, [("empty.txt", b"")], embed=False)
+    fail_by_internal_error(monkeypatch)
+    job = ingest_now(collection, [("good.md", NOTE)], embed=False)
     record = IngestFile.objects.get(job=job)
     with django_capture_on_commit_callbacks(execute=True):
         response = logged_in_client.post(f"/uploads/{job.pk}/files/{record.pk}/retry")
@@ -106,6 +117,15 @@ def test_retry_from_the_page_requeues_and_another_users_file_is_404(logged_in_cl
     assert IngestFile.objects.get(pk=record.pk).status == "queued" and sent == [record.pk]
     client.force_login(other_user)
     assert client.post(f"/uploads/{job.pk}/files/{record.pk}/retry").status_code == 404
+
+
+def test_an_empty_file_is_not_retried_and_says_what_to_do(logged_in_client, collection):
+    job = ingest_now(collection, [("empty.txt", b"")], embed=False)
+    record = IngestFile.objects.get(job=job)
+    assert not record.retryable and not jobs.retry_file(record)
+    page = logged_in_client.post(f"/uploads/{job.pk}/files/{record.pk}/retry", follow=True).content.decode()
+    assert "empty.txt cannot be retried" in page and "upload it again" in page
+    assert IngestFile.objects.get(pk=record.pk).status == "failed"
 
 
 def test_the_api_reports_partial_with_counts_members_and_retries(logged_in_client, collection, monkeypatch):
@@ -116,7 +136,15 @@ def test_the_api_reports_partial_with_counts_members_and_retries(logged_in_clien
     archive = next(f for f in body["files"] if f["status"] == "unpacked")
     failed = next(f for f in body["files"] if f["status"] == "failed")
     assert failed["archive_id"] == archive["id"] and failed["error"].startswith("bundle.zip/b.txt is empty")
-    retried = logged_in_client.post(f"/api/uploads/{job.pk}/files/{failed['id']}/retry")
+    assert failed["retryable"] is False and not any(f["retryable"] for f in body["files"])
+    refused = logged_in_client.post(f"/api/uploads/{job.pk}/files/{failed['id']}/retry")
+    assert refused.status_code == 409 and "fix the file and upload it again" in refused.json()["detail"]
+
+    fail_by_internal_error(monkeypatch)
+    flaky = ingest_now(collection, [("good.md", NOTE)], embed=False)
+    mendable = logged_in_client.get(f"/api/uploads/{flaky.pk}").json()["files"][0]
+    assert mendable["retryable"] is True
+    retried = logged_in_client.post(f"/api/uploads/{flaky.pk}/files/{mendable['id']}/retry")
     assert retried.status_code == 202 and retried.json()["status"] == "running"
-    again = logged_in_client.post(f"/api/uploads/{job.pk}/files/{failed['id']}/retry")
+    again = logged_in_client.post(f"/api/uploads/{flaky.pk}/files/{mendable['id']}/retry")
     assert again.status_code == 409

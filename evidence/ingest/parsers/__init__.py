@@ -12,11 +12,15 @@ from ..types import IngestError, Limits, ParsedDocument
 from .archive import expand_zip, is_zip
 from .common import decode_utf8
 
-__all__ = ["FORMATS", "detect_format", "expand_upload", "parse_file"]
+__all__ = ["ACCEPTED_FORMATS", "FORMATS", "detect_format", "expand_upload", "parse_file"]
 
 DEFAULT_LIMITS = Limits()
 _UNREADABLE_JSON = "could not be read: its JSON is nested too deeply or holds a number too long to parse; re-export it"
 _FIX = "check that the file is complete and in that format, then upload it again"
+# The one list of accepted formats: upload errors and the upload form both show it.
+ACCEPTED_FORMATS = (
+    "PDF, JATS XML, HTML, plain text, Markdown, S2ORC or QASPER JSON, JSON lines (.jsonl), or a zip of these"
+)
 _FORMAT_NAMES = {
     "pdf": "a PDF",
     "text": "plain text",
@@ -99,8 +103,7 @@ def _sniff(filename: str, data: bytes) -> tuple[str, Any]:
         return _json_kind(filename, obj), obj
     raise IngestError(
         filename,
-        f"has an unsupported format ({ext or 'no extension'}): "
-        "upload PDF, JATS XML, HTML, text, Markdown, JSON or a zip",
+        f"has an unsupported format ({ext or 'no extension'}): upload {ACCEPTED_FORMATS}",
     )
 
 
@@ -145,7 +148,11 @@ def _parse(filename: str, data: bytes, fmt: str, payload: Any) -> list[ParsedDoc
 def parse_file(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) -> list[ParsedDocument]:
     """Parse one (non-zip) file into documents; every failure is an IngestError naming the file."""
     if not data:
-        raise IngestError(filename, "is empty: upload it again")
+        raise IngestError(
+            filename,
+            "is empty (0 bytes): the copy you picked may not have finished downloading or saving; open it to check, "
+            "then upload a complete copy",
+        )
     if len(data) > limits.max_file_bytes:
         raise IngestError(filename, f"is {len(data)} bytes, over the limit of {limits.max_file_bytes}: split it")
     fmt = "a supported format"
