@@ -377,7 +377,7 @@ def list_runs(
     request: HttpRequest,
     limit: int = LIMIT,
     offset: int = OFFSET,
-    status: str | None = Query(None, max_length=20),
+    status: schemas.RunStatus | None = None,
     collection_id: int | None = Query(None, **ID),
 ):
     """List your runs, newest first (filter by status or collection)."""

@@ -47,7 +47,7 @@ def _collection(request: HttpRequest, collection: str) -> Collection:
     """Return the caller's collection by id, else by name (a numeric name still resolves when no id matches)."""
     mine = Collection.objects.filter(owner=request.auth)
     found = None
-    if collection.isdigit() and 0 < int(collection) <= schemas.MAX_ID:
+    if collection.isdecimal() and 0 < int(collection) <= schemas.MAX_ID:
         found = mine.filter(pk=int(collection)).first()
     if found is None and "\x00" not in collection:
         found = mine.filter(name=collection).first()

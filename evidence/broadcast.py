@@ -107,7 +107,7 @@ class Broadcaster:
                 self.wake()
                 async for note in conn.notifies():
                     run_id = note.payload.partition(":")[0]
-                    if run_id.isdigit():
+                    if run_id.isdecimal():
                         self.wake([int(run_id)])
             except psycopg.Error as error:
                 log.warning("event listener lost its connection (%s): reconnecting", error)

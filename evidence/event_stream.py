@@ -79,7 +79,7 @@ def resume_point(last_event_id: str | None, after: str | int | None) -> int:
     """Return where a stream resumes: Last-Event-ID (a reconnecting EventSource) wins over ?after=."""
     for value in (last_event_id, after):
         text = str(value).strip() if value is not None else ""
-        if text.isdigit() and len(text) < 12:
+        if text.isdecimal() and len(text) < 12:
             return int(text)
     return 0
 

@@ -51,7 +51,7 @@ def check_run_quota(user) -> None:
 def check_upload_size(request: HttpRequest) -> None:
     """Refuse a request body over the upload limit from its Content-Length, before anything reads it."""
     length = request.META.get("CONTENT_LENGTH") or ""
-    if length.isdigit() and int(length) > max_upload_bytes():
+    if length.isdecimal() and int(length) > max_upload_bytes():
         raise QuotaExceeded(
             f"The request body is {int(length)} bytes, over the limit of {max_upload_bytes()} bytes per "
             "request: send fewer files at once.",

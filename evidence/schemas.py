@@ -9,7 +9,7 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, model_validator
 
 from .agent.loop import SYSTEM_NAMES
-from .models import MAX_SCOPE_DOCUMENTS
+from .models import MAX_SCOPE_DOCUMENTS, Run
 from .retrieval.searchers import SEARCHERS
 from .run_config import RunConfig, RunOptions
 
@@ -32,6 +32,7 @@ NO_NUL = {"not": {"pattern": "\u0000"}}
 Text = Annotated[str, AfterValidator(_storable), Field(json_schema_extra=NO_NUL)]
 System = Literal[SYSTEM_NAMES]  # type: ignore[valid-type]
 Searcher = Literal[SEARCHERS]  # type: ignore[valid-type]
+RunStatus = Literal[tuple(Run.Status.values)]  # type: ignore[valid-type]
 
 
 class BodyIn(Schema):

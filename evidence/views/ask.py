@@ -25,7 +25,7 @@ def chosen_documents(form: AskForm, owner) -> list[tuple[str, str, bool]]:
     titles = dict(
         Document.objects.filter(
             collection__owner=owner,
-            collection_id=collection_id if str(collection_id).isdigit() else 0,
+            collection_id=collection_id if str(collection_id).isdecimal() else 0,
             docid__in=docids,
         ).values_list("docid", "title")
     )
@@ -60,7 +60,7 @@ def document_search(request: HttpRequest) -> HttpResponse:
     """The picker's results: the chosen collection's documents whose title (or id) contains the words typed."""
     collection_id = request.GET.get("collection", "")
     collection = get_object_or_404(
-        Collection, pk=int(collection_id) if collection_id.isdigit() else 0, owner=request.user
+        Collection, pk=int(collection_id) if collection_id.isdecimal() else 0, owner=request.user
     )
     query = " ".join(request.GET.get("q", "").split())[:200]
     documents = collection.documents.order_by("title")

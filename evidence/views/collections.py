@@ -68,14 +68,14 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
     collection = get_object_or_404(Collection, pk=pk, owner=request.user)
     limit = getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
     length = request.META.get("CONTENT_LENGTH") or ""
-    if not length.isdigit() or int(length) > limit:
+    if not length.isdecimal() or int(length) > limit:
         reason = (
             "The upload is larger than the limit of "
             f"{max_upload_mb()} MB per request: send fewer files at once or zip them in parts."
-            if length.isdigit()
+            if length.isdecimal()
             else "The upload has no Content-Length: send it from the upload form."
         )
-        status = 413 if length.isdigit() else 411
+        status = 413 if length.isdecimal() else 411
         return render(
             request, "evidence/upload_refused.html", {"collection": collection, "reason": reason}, status=status
         )

@@ -126,4 +126,4 @@ def compare(request: HttpRequest) -> HttpResponse:
 
 
 def _int(value: str) -> int:
-    return int(value) if value.isdigit() else 0
+    return int(value) if value.isdecimal() else 0

@@ -57,7 +57,7 @@ def events_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the timeline entries after ?after=SEQ (the fallback for clients without SSE)."""
     run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
     after = request.GET.get("after", "0")
-    new = events.events_after(run.pk, int(after) if after.isdigit() else 0)
+    new = events.events_after(run.pk, int(after) if after.isdecimal() else 0)
     response = HttpResponse(timeline.render_entries(run, timeline.entries(run, new)))
     response["X-Last-Seq"] = str(new[-1].seq if new else after)
     response["X-Run-Finished"] = "true" if run.is_finished else "false"
@@ -69,7 +69,7 @@ def runs_list(request: HttpRequest) -> HttpResponse:
     runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")
     collections = Collection.objects.filter(owner=request.user).order_by("name")
     chosen = {key: request.GET.get(key, "") for key in ("collection", "system", "status")}
-    if chosen["collection"].isdigit():
+    if chosen["collection"].isdecimal():
         runs = runs.filter(collection_id=int(chosen["collection"]))
     if chosen["system"]:
         runs = runs.filter(system=chosen["system"])

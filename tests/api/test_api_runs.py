@@ -66,6 +66,14 @@ def test_the_active_run_quota_gives_429_with_a_clear_message(api, collection, do
     assert post_run(api, collection).status_code == 201
 
 
+def test_the_runs_list_filters_by_a_known_status_and_refuses_any_other(api, collection, document):
+    assert post_run(api, collection).status_code == 201
+    assert api.get("/api/runs?status=queued").json()["count"] == 1
+    assert api.get("/api/runs?status=not_found").json()["count"] == 0
+    for bad in ("", "done", "{}"):
+        assert api.get(f"/api/runs?status={bad}").status_code == 422, bad
+
+
 def test_the_daily_run_quota_is_enforced(api, collection, document, settings):
     settings.EVIDENCE_MAX_RUNS_PER_DAY = 1
     assert post_run(api, collection).status_code == 201

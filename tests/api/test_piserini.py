@@ -165,6 +165,13 @@ def test_a_collection_is_addressed_by_id_or_name(api, indexed):
     assert api.get(f"/api/piserini/{indexed.name}/capabilities").json()["maxPageSize"] == 1000
 
 
+def test_a_collection_named_by_a_superscript_digit_is_a_404_not_a_500(api, indexed):
+    # "²".isdigit() is true but int("²") fails: found by schemathesis (POST /api/piserini/%C2%B2/read).
+    for name in ("²", "³", "٣"):
+        response = post(api, f"/api/piserini/{name}/read", {"docid": "x"})
+        assert response.status_code == 404, (name, response.content)
+
+
 def test_an_empty_collection_searches_to_zero_hits_on_both_routes(api, collection):
     _backend, token = create_backend(collection, "agent")
     for url in (f"/api/piserini/{collection.pk}/search", f"/api/piserini/b/{token}/search"):

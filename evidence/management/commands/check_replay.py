@@ -22,7 +22,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No evaluation {target[5:]}.")
             runs = [item.run for item in evaluation.items.select_related("run") if item.run]
         else:
-            run = Run.objects.filter(pk=int(target)).first() if target.isdigit() else None
+            run = Run.objects.filter(pk=int(target)).first() if target.isdecimal() else None
             if run is None:
                 raise CommandError(f"No run {target}: give a run id or eval:ID.")
             runs = [run]

@@ -14,7 +14,7 @@ from ...models import Evaluation
 
 def load(ref: str) -> tuple[str, str, dict[str, dict[str, Any]]]:
     """Return (label, benchmark, {qid: metrics}) for an evaluation id or a folder holding results.jsonl."""
-    if ref.isdigit():
+    if ref.isdecimal():
         evaluation = Evaluation.objects.filter(pk=int(ref)).first()
         if evaluation is None:
             raise CommandError(f"No evaluation {ref}: list them in the admin or give a results folder.")

@@ -27,7 +27,7 @@ class Command(BaseCommand):
             raise CommandError(f"No user {options['owner']!r}.")
         mine = Collection.objects.filter(owner=owner)
         key = options["collection"]
-        collection = (mine.filter(pk=int(key)).first() if key.isdigit() else None) or mine.filter(name=key).first()
+        collection = (mine.filter(pk=int(key)).first() if key.isdecimal() else None) or mine.filter(name=key).first()
         if collection is None:
             raise CommandError(f"{owner.username} has no collection {key!r} (give its id or name).")
         backend, token = create_backend(collection, options["name"])
