@@ -76,7 +76,7 @@ class BodyLimitASGI:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
             for name, value in scope.get("headers", []):
-                if name == b"content-length" and value.isdecimal() and int(value) > self.limit:
+                if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                     body = b'{"detail": "The request body is larger than the limit of %d bytes."}' % self.limit
                     await send(
                         {

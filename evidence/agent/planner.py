@@ -125,7 +125,7 @@ def content_words(text: str) -> list[str]:
     words = []
     for word in re.findall(r"[\w][\w\-.']*[\w]|\w", text):
         lowered = word.lower().strip(".'")
-        if lowered in QUESTION_WORDS or lowered in seen or (len(lowered) < 2 and not lowered.isdecimal()):
+        if lowered in QUESTION_WORDS or lowered in seen or (len(lowered) < 2 and not lowered.isdigit()):
             continue
         seen.add(lowered)
         words.append(word.strip(".'"))
@@ -186,7 +186,7 @@ def refine_query(question: str, evidence_texts: list[str], used: list[str], limi
     for text in evidence_texts:
         for word in content_words(text):
             lowered = word.lower()
-            if lowered not in known and len(lowered) > 3 and not lowered.isdecimal():
+            if lowered not in known and len(lowered) > 3 and not lowered.isdigit():
                 counts[lowered] = counts.get(lowered, 0) + 1
     extra = [w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:limit]]
     if not extra:

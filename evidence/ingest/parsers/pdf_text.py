@@ -190,7 +190,7 @@ def _script(kind: str, run: str, before: Char | None) -> str:
     math = before is not None and bool(_MATH_FONT.match(before.font))
     if kind == "sup":
         # An exponent follows a number or a symbol set in a math font; after a word it is a footnote mark.
-        if (math or (before is not None and before.text.isdecimal())) and set(run) <= _SUP_CHARS:
+        if (math or (before is not None and before.text.isdigit())) and set(run) <= _SUP_CHARS:
             return run.translate(SUPERSCRIPTS)
         return f"^{run}" if math and len(run) == 1 else f"^{{{run}}}" if math else run
     if before is not None and before.text.strip() and set(run) <= _SUB_CHARS:
