@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..answers.features import Sentence
@@ -82,9 +82,13 @@ def compose_extractive(
     from ..ingest.embedding import get_embedder
 
     short = short_answer(question, as_sentences(chosen), embed=get_embedder().embed, threshold=threshold)
+    found = bool(short.text)
+    if not short.shown:
+        # A withheld answer does not choose the citations: System 1's best sentences are cited, as they rank.
+        short = replace(short, sentence=None)
     # System 1 delivered these spans above its own threshold: the collection answers unless no candidate is found
     # (the fitted "not found" model reads the whole-paper reader's signals, which these readers do not give).
-    return compose(chosen, short, max_sentences, found=bool(short.text))
+    return compose(chosen, short, max_sentences, found=found)
 
 
 def compose(

@@ -195,6 +195,7 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     request_evidence(ctx, plan, top_units, options=ctx.config.localize.as_kwargs())
     tail = [{"docid": h.docid, "p": 0.0} for h in hits[RERANK_DEPTH:]]
     answer = compose_extractive(plan.question, ctx.delivered, threshold=ctx.config.answer_threshold)
+    answer.found = True  # the ranking is the result: a claim with no short answer is still ranked, never "not found"
     answer.ranking = ranking + tail
     ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered", answer)

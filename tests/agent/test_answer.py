@@ -39,6 +39,17 @@ def test_it_cites_whole_sentences_in_reading_order_not_in_score_order():
     assert all(s.quote in answer.explanation for _, s in answer.citations)
 
 
+def test_a_withheld_short_answer_leaves_system_1s_best_sentences_cited():
+    spans = [span("a", i * 100, f"Sentence {w} says little of note.", p)
+             for i, (w, p) in enumerate([("one", 0.9), ("two", 0.8), ("three", 0.7), ("four", 0.6), ("five", 0.5)])]
+    spans.append(span("a", 900, "We studied 30 adults.", 0.4))  # the only candidate: picked, but withheld
+    withheld = compose_extractive("How many adults were studied?", spans, threshold=1.0)
+    assert withheld.exact_answer != "30 adults" and withheld.found
+    assert sorted(s.start for _, s in withheld.citations) == [0, 100, 200]
+    shown = compose_extractive("How many adults were studied?", spans, threshold=0.0)
+    assert 900 in [s.start for _, s in shown.citations]  # a shown answer is cited with its sentence
+
+
 def test_it_ignores_spans_below_the_floor():
     answer = compose_extractive("q", [span("a", 0, "weak", 0.1)])
     assert answer.exact_answer == UNANSWERABLE
