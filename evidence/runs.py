@@ -170,6 +170,12 @@ def stale_window_s() -> float:
     return float(getattr(settings, "EVIDENCE_RUN_STALE_AFTER_S", STALE_AFTER_S))
 
 
+def reclaim_after_s() -> float:
+    """How long a running run's heartbeat must be silent before a retry of its own task takes it back: half the
+    stale window (a live worker beats every quarter window). claim_run and reclaimable_in_s both read it."""
+    return stale_window_s() / 2
+
+
 def claim_run(run_id: int, retry: bool = False) -> Run | None:
     """Move a queued run to running; a run already claimed or finished (a repeated task) gives None.
 
@@ -180,7 +186,7 @@ def claim_run(run_id: int, retry: bool = False) -> Run | None:
         run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             return None
-        silent_since = timezone.now() - timedelta(seconds=stale_window_s() / 2)
+        silent_since = timezone.now() - timedelta(seconds=reclaim_after_s())
         stranded = (
             retry
             and run.status == Run.Status.RUNNING
@@ -205,7 +211,7 @@ def reclaimable_in_s(run_id: int) -> float | None:
     if run is None:
         return None
     last = run.heartbeat_at or run.started_at or timezone.now()
-    return max(1.0, (last - timezone.now()).total_seconds() + stale_window_s() / 2 + 1.0)
+    return max(1.0, (last - timezone.now()).total_seconds() + reclaim_after_s() + 1.0)
 
 
 def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
