@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from . import events, queueing
-from .ingest.jobs import refresh_job
+from .ingest.jobs import file_beat_every_s, refresh_job
 from .models import IngestFile, IngestJob, Run
 
 log = logging.getLogger(__name__)
@@ -53,21 +53,29 @@ def reap(now: datetime | None = None) -> dict[str, list[int]]:
     return acted
 
 
+MISSED_BEATS = 3  # a unit whose worker missed this many beats in a row is stranded, not busy
+
+
 def workers_busy(now: datetime) -> bool:
-    """Whether some worker is working, or ended a unit within the last resend interval."""
-    from .runs import stale_window_s
+    """Whether some worker is working (it beat for its file or run within the last few beats), or ended a unit
+    within the last resend interval.
+
+    A stranded file or run (its worker gone, its claim not yet old enough to take back) stops beating, so it no
+    longer holds back the resending of queued work behind it.
+    """
+    from .runs import run_beat_every_s
 
     recent = now - timedelta(seconds=resend_after_s())
     working = [IngestFile.Status.PARSING, IngestFile.Status.EMBEDDING]
     return (
         IngestFile.objects.filter(
-            status__in=working, updated_at__gte=now - timedelta(seconds=file_stale_after_s())
+            status__in=working, updated_at__gte=now - timedelta(seconds=MISSED_BEATS * file_beat_every_s())
         ).exists()
         or IngestFile.objects.filter(
             updated_at__gte=recent, status__in=[IngestFile.Status.DONE, IngestFile.Status.FAILED]
         ).exists()
         or Run.objects.filter(
-            status=Run.Status.RUNNING, heartbeat_at__gte=now - timedelta(seconds=stale_window_s())
+            status=Run.Status.RUNNING, heartbeat_at__gte=now - timedelta(seconds=MISSED_BEATS * run_beat_every_s())
         ).exists()
         or Run.objects.filter(finished_at__gte=recent).exists()
     )

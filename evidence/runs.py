@@ -137,9 +137,14 @@ def heartbeat(run: Run) -> AbstractContextManager[None]:
     return beating(
         f"run-{run.pk}-heartbeat",
         lambda: Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(heartbeat_at=timezone.now()),
-        every_s=max(0.5, window / 4),
+        every_s=run_beat_every_s(),
         for_at_most_s=2 * budget + window,
     )
+
+
+def run_beat_every_s() -> float:
+    """How often a worker beats for the run it holds (see ingest.jobs.file_beat_every_s)."""
+    return max(0.5, min(15.0, stale_window_s() / 4))
 
 
 def run_here(run: Run, **options: Any) -> Run:

@@ -9,10 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchapp.settings")
 application = get_asgi_application()
 
 if os.environ.get("EVIDENCE_SERVE_STATIC", "1") == "1":
-    # Development and tests serve static files from the app itself; production puts a web server in front.
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    # Static files from the app itself, precompressed and cached (set 0 when a web server in front serves them).
+    from evidence.static_serving import serve_static
 
-    application = ASGIStaticFilesHandler(application)
+    application = serve_static(application)
 
 # Refuse oversized bodies from their headers, before Django spools them to disk.
 from django.conf import settings  # noqa: E402

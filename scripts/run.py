@@ -115,6 +115,7 @@ def serve() -> None:
     children: list[Supervised] = []
     try:
         step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
+        step([PY, "manage.py", "prepare_static"])  # the compressed copies the web server sends, when out of date
         step([PY, "manage.py", "reembed"])  # collections made with an older embedding model, with a progress bar
         step([PY, "manage.py", "load_demo"])
         children.append(Supervised("worker", worker_command))

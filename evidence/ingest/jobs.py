@@ -130,12 +130,18 @@ def heartbeat(file_id: int) -> AbstractContextManager[None]:
 
     A long parse or embedding reports no progress for minutes; a thread beats for it, and stops with the process.
     """
-    every_s = max(0.5, float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0)) / 4)
     return beating(
         f"file-{file_id}-heartbeat",
         lambda: IngestFile.objects.filter(pk=file_id).update(updated_at=timezone.now()),
-        every_s,
+        file_beat_every_s(),
     )
+
+
+def file_beat_every_s() -> float:
+    """How often a worker beats for the file it holds: often enough that a few missed beats tell a stranded file
+    (its worker gone) from a busy one long before the stale window ends the file's claim."""
+    stale_after_s = float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0))
+    return max(0.5, min(15.0, stale_after_s / 4))
 
 
 def _process_claimed(record: IngestFile, embed: bool) -> None:

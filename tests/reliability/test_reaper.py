@@ -66,3 +66,23 @@ def test_a_queued_file_no_worker_ever_takes_fails_with_a_reason(collection, sent
     record.refresh_from_db()
     assert record.status == "failed" and "waited over an hour for a worker" in record.error
     assert IngestJob.objects.get(pk=job.pk).status == "failed"
+
+
+def test_a_stranded_file_stops_holding_back_queued_work_long_before_its_claim_is_taken_back(collection, sent, run):
+    """A file whose worker went away stops beating: after a few missed beats it no longer counts as a busy worker,
+    so the queued run behind it is sent again, while the file itself is only taken back after the stale window."""
+    Run.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(minutes=10))
+    job = jobs.create_job(collection, [("a.md", b"# A\n\nSome text about caffeine.\n")])
+    record = IngestFile.objects.get(job=job)
+    IngestFile.objects.filter(pk=record.pk).update(status="embedding")
+    IngestJob.objects.filter(pk=job.pk).update(created_at=timezone.now())
+    now = timezone.now()
+    IngestFile.objects.filter(pk=record.pk).update(updated_at=now - timedelta(seconds=5))
+    assert reaper.workers_busy(now), "a file beaten 5 s ago has a live worker"
+    stranded_at = now - timedelta(seconds=3 * jobs.file_beat_every_s() + 1)
+    IngestFile.objects.filter(pk=record.pk).update(updated_at=stranded_at)
+    assert not reaper.workers_busy(now), "three missed beats: the file is stranded, not busy"
+    acted = reaper.reap(now)
+    assert acted["runs_resent"] == [run.pk] and ("run", run.pk) in sent
+    assert acted["files_requeued_lost_worker"] == [], "the file's claim is taken back only after the stale window"
+    assert IngestFile.objects.get(pk=record.pk).status == "embedding"
