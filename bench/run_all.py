@@ -23,6 +23,7 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "index": [("bench/index_bench.py", [], True)],
     "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
     "judge": [("bench/judge_bench.py", [], False)],
+    "titles": [("bench/pdf_titles.py", [], False)],  # PDF titles against the real ones, 22 papers
     "load": [("bench/load_test.py", [], False)],
     # Tens of minutes, only when named (make bench-ingest-1000): through the shipped worker, as a browser upload.
     "ingest-1000": [("bench/ingest_1000.py", ["--worker"], False)],

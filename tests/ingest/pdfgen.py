@@ -34,6 +34,7 @@ class Line:
     y: float
     runs: list[Run] = field(default_factory=list)
     rotated: bool = False
+    unit_font: bool = False  # as word processors write it: every font at size 1, scaled by the text matrix
 
 
 def text_line(x: float, y: float, text: str, size: float = 10.0, font: str = "F1") -> Line:
@@ -51,10 +52,12 @@ def _content(lines: list[Line]) -> bytes:
     """Return one page's content stream."""
     ops: list[str] = []
     for line in lines:
-        matrix = f"0 1 -1 0 {line.x} {line.y} Tm" if line.rotated else f"1 0 0 1 {line.x} {line.y} Tm"
+        scale = line.runs[0].size if line.unit_font else 1
+        matrix = f"0 1 -1 0 {line.x} {line.y} Tm" if line.rotated else f"{scale} 0 0 {scale} {line.x} {line.y} Tm"
         ops.append(f"BT {matrix}")
         for run in line.runs:
-            ops.append(f"/{run.font} {run.size} Tf {run.rise} Ts {_string(run.text)} Tj")
+            size = run.size / scale
+            ops.append(f"/{run.font} {size:g} Tf {run.rise / scale:g} Ts {_string(run.text)} Tj")
         ops.append("ET")
     return "\n".join(ops).encode("latin-1")
 

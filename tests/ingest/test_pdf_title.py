@@ -7,7 +7,8 @@ import pytest
 from evidence.ingest.parsers import parse_file
 from evidence.ingest.parsers.pdf_title import looks_like_authors, metadata_is_plausible
 from tests.ingest.paper_pdfs import synthetic_papers
-from tests.ingest.pdfgen import make_pdf, text_line
+from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
+from tests.ingest.real_titles import DATA, comparable, known_titles
 
 
 @pytest.mark.parametrize(("name", "data", "title"), synthetic_papers(), ids=[p[0] for p in synthetic_papers()])
@@ -61,3 +62,45 @@ def test_metadata_plausibility(title: str, plausible: bool) -> None:
 )
 def test_author_lines(line: str, authors: bool) -> None:
     assert looks_like_authors(line) is authors
+
+
+def test_fonts_set_at_size_one_and_scaled_by_the_matrix_keep_their_printed_sizes() -> None:
+    """Word processors often print every font at size 1, scaled by the text matrix: the title's second line and
+    the authors' smaller line are told apart by the printed size, so the title is whole and has no names in it."""
+    lines = [
+        Line(72, 700, [Run("Mining Generalized Association Rules on Biomedical", 14, "F2")], unit_font=True),
+        Line(72, 684, [Run("Literature", 14, "F2")], unit_font=True),
+        Line(72, 660, [Run("Margherita Berardi, Michele Lapi", 11)], unit_font=True),
+        Line(72, 640, [Run("The discovery of new relationships between concepts is hard.", 10)], unit_font=True),
+    ]
+    document = parse_file("rules.pdf", make_pdf([lines], {"Title": "Microsoft Word - final.doc"}))[0]
+    assert document.title == "Mining Generalized Association Rules on Biomedical Literature"
+    assert document.metadata["title_source"] == "layout"
+
+
+def test_a_title_may_name_an_institution_in_its_own_type() -> None:
+    lines = [
+        text_line(72, 700, "Barriers to quality improvement: a situational analysis", 20, "F3"),
+        text_line(72, 678, "at the Medical Department of Kamuzu Central Hospital", 20, "F3"),
+        text_line(72, 650, "Josephine Agyeman-Duah, Antje Theurer", 11),
+        text_line(72, 635, "Department of Medicine, University of Heidelberg", 9),
+    ]
+    document = parse_file("qi.pdf", make_pdf([lines]))[0]
+    assert document.title == (
+        "Barriers to quality improvement: a situational analysis at the Medical Department of Kamuzu Central Hospital"
+    )
+
+
+REAL_PDFS = sorted(known_titles().items()) if DATA.exists() else []
+
+
+@pytest.mark.skipif(not REAL_PDFS, reason="../shared/data is not present")
+def test_real_papers_from_several_publishers_get_their_printed_titles() -> None:
+    """The 22 real PDFs of ../shared/data (ACL, NAACL, BMC, Hindawi, Springer, JSS, OSDI, Word exports...)."""
+    wrong = []
+    for path, truth in REAL_PDFS:
+        document = parse_file(path.name, path.read_bytes())[0]
+        if comparable(document.title) != comparable(truth):
+            wrong.append((path.name, document.title, truth))
+        assert document.metadata["title_source"] in {"metadata", "layout"}
+    assert len(REAL_PDFS) >= 20 and wrong == []

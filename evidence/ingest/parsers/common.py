@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from ..textnorm import squash
 from ..types import IngestError
 
-MAX_TITLE_CHARS = 200
+MAX_TITLE_CHARS = 300
 
 
 def decode_utf8(filename: str, data: bytes) -> str:

@@ -122,16 +122,18 @@ def page_blocks(raw: str, vocabulary: Vocabulary = (frozenset(), frozenset())) -
 
 def _title(
     pdf: pdfium.PdfDocument, lines: list[TextLine], height: float, blocks: list[tuple[str, str]], filename: str
-) -> str:
-    """Return the title from the metadata and page 1's layout, else page 1's first block, else the file name."""
+) -> tuple[str, str]:
+    """Return the title from the metadata and page 1's layout, else page 1's first block, else the file name,
+    with where it came from ("metadata", "layout", "first block" or "file name")."""
     try:
         meta_title = pdf.get_metadata_value("Title")
     except Exception:  # pdfium raises on odd metadata; the layout still has the title
         meta_title = ""
-    title = choose_title(meta_title, lines, height)
-    for _, text in blocks:
-        title = title or text
-    return title[:MAX_TITLE_CHARS].rstrip() or file_stem(filename)
+    title, source = choose_title(meta_title, lines, height)
+    if not title and blocks:
+        title, source = blocks[0][1], "first block"
+    title = title[:MAX_TITLE_CHARS].rstrip()
+    return (title, source) if title else (file_stem(filename), "file name")
 
 
 def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
@@ -170,8 +172,9 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
             raise IngestError(
                 filename, "has no extractable text: it is probably a scan, so run OCR on it and upload the result"
             )
-        title = _title(pdf, first_lines, height, first_page, filename)
-        document = builder.build(title=title, source_format="pdf", metadata={"pages": len(pdf)})
+        title, title_source = _title(pdf, first_lines, height, first_page, filename)
+        metadata = {"pages": len(pdf), "title_source": title_source}
+        document = builder.build(title=title, source_format="pdf", metadata=metadata)
         document.source_bytes = data
         document.char_map = {
             str(page.number): align(document.text[page.start : page.end], page.start, page_chars[page.number - 1])

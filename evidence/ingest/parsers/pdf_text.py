@@ -39,6 +39,7 @@ class Char(NamedTuple):
     generated: bool
     rotated: bool
     index: int = -1  # pdfium's character index on the text page; -1 for a space the rebuilder inserted
+    scale: float = 1.0  # the text object's matrix scale: the printed size is size * scale
 
 
 class TextLine:
@@ -54,6 +55,12 @@ class TextLine:
             sizes[c.size] = sizes.get(c.size, 0) + 1
             fonts[c.font] = fonts.get(c.font, 0) + 1
         self.size: float = round(max(sizes, key=sizes.__getitem__), 1) if sizes else 0.0
+        # The size as printed on the page (font size times the matrix scale), which layout judgments compare:
+        # `size` compares glyphs within one line, and some producers set every font at size 1 and scale it.
+        printed: dict[float, int] = {}
+        for c in body:
+            printed[round(c.size * c.scale, 1)] = printed.get(round(c.size * c.scale, 1), 0) + 1
+        self.printed_size: float = max(printed, key=printed.__getitem__) if printed else 0.0
         self.smallest: float = min(sizes, default=0.0)
         ys = sorted(c.y for c in body if abs(c.size - self.size) < 0.15) or [0.0]
         self.baseline: float = ys[len(ys) // 2]
@@ -85,6 +92,7 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
     handle = ctypes.cast(textpage, ctypes.c_void_p).value
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     x, y = ctypes.c_double(), ctypes.c_double()
+    matrix = pdfium_c.FS_MATRIX()
     buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     chars: list[Char] = []
@@ -102,6 +110,7 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
         font = buffer.value.decode("utf-8", "replace")
         family = font_family(font)
         size = pdfium_c.FPDFText_GetFontSize(textpage, first)
+        scale = _object_scale(current, matrix)
         pdfium_c.FPDFText_GetCharOrigin(textpage, first, x, y)
         pdfium_c.FPDFText_GetCharBox(textpage, last, left, right, bottom, top)
         angle = pdfium_c.FPDFText_GetCharAngle(textpage, first)
@@ -111,7 +120,7 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
             if family:
                 error = bool(pdfium_c.FPDFText_HasUnicodeMapError(textpage, index))
                 text = symbol_text(family, code, error) or text
-            chars.append(Char(text, size, x.value, y.value, right.value, font, not text.strip(), rotated, index))
+            chars.append(Char(text, size, x.value, y.value, right.value, font, not text.strip(), rotated, index, scale))
 
     for index in range(count):
         code = pdfium_c.FPDFText_GetUnicode(textpage, index)
@@ -123,6 +132,16 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
         segment.append((index, code))
     flush()
     return chars
+
+
+def _object_scale(text_object: int, matrix: pdfium_c.FS_MATRIX) -> float:
+    """The scale a text object's matrix applies to its glyphs: word processors often set every font at size 1
+    and scale it with the matrix, so the printed size is the font size times this."""
+    handle = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
+    if not pdfium_c.FPDFPageObj_GetMatrix(handle, ctypes.byref(matrix)):
+        return 1.0
+    scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+    return round(scale, 3) if scale > 1e-6 else 1.0
 
 
 def split_lines(chars: list[Char]) -> list[TextLine]:

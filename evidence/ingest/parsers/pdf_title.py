@@ -51,22 +51,33 @@ def _is_candidate(line: TextLine, page_height: float) -> bool:
     return not (_JUNK.search(text) or _LABEL.match(text) or _AFFILIATION.search(text) or "@" in text)
 
 
+def _continues(line: TextLine) -> bool:
+    """Tell whether a line could carry on a title it follows (affiliation words allowed, headers and labels not)."""
+    text = squash(line.plain_text())
+    return bool(line.body) and not line.rotated and not (_JUNK.search(text) or _LABEL.match(text) or "@" in text)
+
+
 def layout_title(lines: list[TextLine], page_height: float) -> str:
     """Return the largest-font block of lines near the top of page 1 ('' when there is none)."""
     candidates = [line for line in lines if _is_candidate(line, page_height)]
     if not candidates:
         return ""
-    biggest = max(line.size for line in candidates)
+    biggest = max(line.printed_size for line in candidates)
     ordered = sorted((line for line in lines if line.body and not line.rotated), key=lambda ln: -ln.baseline)
-    start = next(i for i, line in enumerate(ordered) if line in candidates and line.size >= biggest - 0.5)
+    start = next(i for i, line in enumerate(ordered) if line in candidates and line.printed_size >= biggest - 0.5)
     chosen = [ordered[start]]
     for line in ordered[start + 1 :]:
         previous = chosen[-1]
-        if previous.baseline - line.baseline > 2.2 * max(previous.size, line.size):
+        if previous.baseline - line.baseline > 2.2 * max(previous.printed_size, line.printed_size):
             break
-        same_size = line.size >= biggest - 0.5
-        subtitle = line.size >= 0.7 * biggest and line.font == chosen[0].font
-        if line not in candidates or not (same_size or subtitle) or looks_like_authors(squash(line.plain_text())):
+        same_size = line.printed_size >= biggest - 0.5
+        subtitle = line.printed_size >= 0.7 * biggest and line.font == chosen[0].font
+        # A title may name an institution ("... at the Medical Department of ..."); an affiliation line in the
+        # title's own size and font is the title going on, not the authors' addresses.
+        in_title_type = same_size and line.font == chosen[0].font and _continues(line)
+        if not (line in candidates or in_title_type) or not (same_size or subtitle):
+            break
+        if looks_like_authors(squash(line.plain_text())):
             break
         chosen.append(line)
     title = ""
@@ -86,17 +97,18 @@ def metadata_is_plausible(title: str) -> bool:
     return 4 <= len(title) <= 300 and bool(re.search(r"[A-Za-z]{3}", title)) and not _BAD_METADATA.search(title)
 
 
-def choose_title(metadata: str, lines: list[TextLine], page_height: float) -> str:
-    """Return the title from the metadata and page 1's lines ('' when neither has one)."""
+def choose_title(metadata: str, lines: list[TextLine], page_height: float) -> tuple[str, str]:
+    """Return the title from the metadata and page 1's lines, with where it came from: ("", "") when neither has
+    one, else "metadata" or "layout"."""
     metadata = squash(metadata)
     layout = layout_title(lines, page_height)
     if not metadata_is_plausible(metadata) or _JUNK.search(metadata):
-        return layout
+        return (layout, "layout") if layout else ("", "")
     if not layout:
-        return metadata
+        return metadata, "metadata"
     meta_words, layout_words = _words(metadata), _words(layout)
     overlap = len(set(meta_words) & set(layout_words)) / max(1, len(set(meta_words) | set(layout_words)))
     page = " ".join(_words(" ".join(line.plain_text() for line in lines)))
     printed = len(meta_words) >= 3 and f" {' '.join(meta_words)} " in f" {page} "
     # Metadata is cleaner (no line breaks or marks) but is often a template's leftover: trust it when page 1 agrees.
-    return metadata if overlap >= 0.6 or printed else layout
+    return (metadata, "metadata") if overlap >= 0.6 or printed else (layout, "layout")
