@@ -17,10 +17,12 @@ from . import broadcast, events, queueing, runs, schemas
 from .agent.answer import answer_outcome
 from .eval.compare_runs import compare as compare_runs
 from .event_stream import json_events, resume_point
+from .exports import FORMATS
 from .ingest.jobs import RETRY_REFUSED, create_job, retry_file
 from .models import Collection, Document, Evaluation, IngestFile, IngestJob, Run, Span
 from .run_config import RunConfig, user_config
 from .tasks import enqueue_files, enqueue_ingest
+from .views.exports import export_response
 
 log = logging.getLogger(__name__)
 router = Router()
@@ -504,6 +506,27 @@ def run_answer(request: HttpRequest, run_id: int):
         "answer": answer,
         "citations": [{"answer_part": c.answer_part, "marker": c.marker, "span": span_out(c.span)} for c in citations],
     }
+
+
+EXPORT_DOC = {
+    "responses": {
+        "200": {
+            "description": "The export as a file: `markdown` is the answer with numbered citations, each quote "
+            "with its document, page and a link to the audit; `bibtex` and `csl-json` list the cited papers.",
+            "content": {
+                media_type.split(";")[0]: {"schema": {"type": "string"}}
+                for media_type, _ in (FORMATS["markdown"], FORMATS["bibtex"])
+            }
+            | {FORMATS["csl-json"][0].split(";")[0]: {"schema": {"type": "array", "items": {"type": "object"}}}},
+        }
+    }
+}
+
+
+@router.get("/runs/{run_id}/export", response={**ERRORS}, openapi_extra=EXPORT_DOC, tags=["runs"])
+def export_run(request: HttpRequest, run_id: int, format: schemas.ExportFormat = "markdown"):
+    """Download the run's answer as Markdown, or the papers it cites as BibTeX or CSL-JSON."""
+    return export_response(my_run(request, run_id), format, request.build_absolute_uri)
 
 
 @router.get("/runs/{run_id}/spans", response={200: schemas.SpanPage, **ERRORS}, tags=["runs"])

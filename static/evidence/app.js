@@ -114,6 +114,38 @@
     document.querySelectorAll("#timeline li.step > details").forEach(function (d) { d.open = open; });
   });
 
+  // Take the answer away: copy its Markdown export, or the run's link, to the clipboard.
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var ok = document.execCommand("copy");
+    area.remove();
+    return ok ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy-url], button[data-copy-path]");
+    if (!button) return;
+    var status = button.parentElement.querySelector(".copied");
+    var say = function (message) { if (status) status.textContent = message; };
+    var text = button.dataset.copyPath
+      ? Promise.resolve(window.location.origin + button.dataset.copyPath)
+      : fetch(button.dataset.copyUrl, { credentials: "same-origin" }).then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        });
+    text.then(copyText).then(function () {
+      say(button.dataset.copyPath ? "Link copied." : "Answer copied as Markdown.");
+    }).catch(function () {
+      say("Could not copy: use the download links instead.");
+    });
+  });
+
   // The document picker: chips for the chosen documents, their ids kept in the form's hidden field.
   function syncChips() {
     var field = document.getElementById("id_documents"), chips = document.getElementById("doc-chips");

@@ -80,6 +80,18 @@ def test_compare_and_the_small_things(page: Page, asgi_server, user, collection,
     expect(page.locator("#cites-only_b .supports-answer")).to_contain_text("Two hours")
     shot(page, "compare-disagree")
 
+    # The answer taken away: copied as Markdown to the clipboard, the same text the download gives.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=asgi_server)
+    page.goto(f"{asgi_server}/runs/{a.pk}/")
+    page.click("#export button:has-text('Copy as Markdown')")
+    expect(page.locator("#export .copied")).to_have_text("Answer copied as Markdown.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("# Does caffeine delay sleep?") and "> It delays sleep onset by about an hour." in copied
+    assert copied == page.request.get(f"{asgi_server}/runs/{a.pk}/export.md").text()
+    page.click("#export button:has-text('Copy link')")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{asgi_server}/runs/{a.pk}/"
+    shot(page, "run-export", full=False)
+
     # A very long file name wraps on the upload page instead of widening it.
     job = IngestJob.objects.create(owner=user, collection=collection, status=IngestJob.Status.DONE, files_total=1,
                                    files_done=1)
