@@ -60,15 +60,18 @@ def supports(run: Run, span: Span) -> list[Support]:
         rows = rows | Judgment.objects.filter(pk=span.judgment_id)
     for row in rows.distinct().order_by("id"):
         best = max((float(p) for p in row.probabilities or [0.0]), default=0.0)
-        kind = {"noul": "relevance", "choice": "choice", "score": "score"}.get(row.kind, row.kind)
-        found.append(Support(f"System 1 judgment ({kind})", row.goal, best, f"read chars {row.start}–{row.end}"))
+        how = {"noul": "relevance", "choice": "a choice among passages", "score": "a score"}.get(row.kind, row.kind)
+        found.append(
+            Support(f"The fast reader judged the document ({how})", row.goal, best,
+                    f"it read characters {row.start}–{row.end}")
+        )  # fmt: skip
     docid = span.document.docid
     for event in run.events.filter(kind__in=["judgment", "evidence"], payload__docid=docid).order_by("seq"):
         p = event.payload
         if event.kind == "evidence" and (p.get("start"), p.get("end")) != (span.start, span.end):
             continue
-        label = "judgment" if event.kind == "judgment" else "span delivered"
-        found.append(Support(f"{label} (step {event.seq})", str(p.get("goal", "")), p.get("probability")))
+        label = "Judged the document" if event.kind == "judgment" else "Handed this span to the planner"
+        found.append(Support(f"{label} (step {event.seq} of the run)", str(p.get("goal", "")), p.get("probability")))
     return found
 
 

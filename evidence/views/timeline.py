@@ -110,7 +110,7 @@ def headline(kind: str, p: dict[str, Any], title: str) -> str:
         if not isinstance(probability, (int, float)):
             return f"Judged {name}"
         verdict = "likely holds evidence" if probability >= 0.5 else "unlikely to hold evidence"
-        return f"Judged {name}: {verdict} (p {probability:.2f})"
+        return f"Judged {name}: {verdict} (relevance {probability:.2f})"
     if kind in ("request_evidence", "reading"):
         docids = list(dict.fromkeys(p.get("docids") or []))
         if kind == "reading":
@@ -119,7 +119,7 @@ def headline(kind: str, p: dict[str, Any], title: str) -> str:
         return f"Read {_plural(len(docids), 'document')}: evidence in {with_evidence}"
     if kind == "judge_batches":
         batches = _plural(p.get("batches", 0), "batch", "batches")
-        return f"System 1 read in {batches} across {_plural(p.get('by_workers', 0), 'worker')}"
+        return f"The fast reader read in {batches} across {_plural(p.get('by_workers', 0), 'worker')}"
     if kind == "evidence":
         where = f" (p. {p['page']})" if p.get("page") else f" in {name}"
         return f"Found: {_quoted(p.get('quote'))}{where}"
@@ -134,7 +134,7 @@ def headline(kind: str, p: dict[str, Any], title: str) -> str:
     if kind == "paragraph_pair":
         return "Found two paragraphs that answer it together"
     if kind == "fallback":
-        return f"No passage passed System 1: reading the top {p.get('read', '')} directly"
+        return f"No passage passed the fast reader: reading the top {p.get('read', '')} directly"
     if kind == "steer":
         return "Time is nearly up: asked for the answer now"
     if kind == "citations_dropped":
@@ -233,7 +233,7 @@ AFTER_STEP = {
     "search": "Choosing what to read…",
     "read_search_results": "Choosing what to read…",
     "read_document": "Reading…",
-    "judgment": "System 1 is reading…",
+    "judgment": "The fast reader is reading…",
     "evidence": "Weighing the evidence…",
     "lead": "Following leads…",
     "answer": "Finishing…",
@@ -249,7 +249,7 @@ def now_doing(run: Run) -> str:
     if last.kind == "reading":
         return f"Reading {_plural(len(payload.get('docids') or []), 'document')}…"
     if last.kind == "search" and run.system == "dual" and payload.get("top"):
-        return f"System 1 is reading the top documents of {_quoted(payload.get('query'), 60)}…"
+        return f"The fast reader is reading the top documents of {_quoted(payload.get('query'), 60)}…"
     return AFTER_STEP.get(last.kind, "Working…")
 
 

@@ -114,6 +114,18 @@
     document.querySelectorAll("#timeline li.step > details").forEach(function (d) { d.open = open; });
   });
 
+  // Narrow screens: the navigation folds behind the menu button (shown only where this script runs).
+  document.addEventListener("DOMContentLoaded", function () {
+    var bar = document.querySelector(".topbar"), toggle = bar && bar.querySelector(".menu-toggle");
+    if (!toggle) return;
+    toggle.hidden = false;
+    bar.classList.add("js-menu");
+    toggle.addEventListener("click", function () {
+      var open = bar.classList.toggle("open");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  });
+
   // Take the answer away: copy its Markdown export, or the run's link, to the clipboard.
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);

@@ -44,6 +44,6 @@ def test_it_renders_each_event_kind(run, kind):
     html = render_to_string("evidence/_event.html", {"e": entry, "entry": entry, "run": run})
     assert "<b>x</b>" not in html
     if kind == "judgment":
-        assert "&lt;b&gt;x&lt;/b&gt;" in html and "chars 3–9" in html
+        assert "&lt;b&gt;x&lt;/b&gt;" in html and "characters 3–9" in html
     if kind in READABLE:
         assert READABLE[kind] in " ".join(html.split()) and "<dl" not in html

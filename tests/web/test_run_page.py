@@ -19,7 +19,7 @@ def test_it_renders_a_finished_run_completely(logged_in_client, finished_run):
         assert f'data-kind="{kind}"' in html
     span = finished_run.spans.get()
     assert f"/runs/{finished_run.pk}/audit?span={span.pk}#span" in html
-    assert "chars 37–76" in html
+    assert "characters 37–76" in html
     assert "0.91" in html  # the judgment's probability
 
 

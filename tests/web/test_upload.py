@@ -84,5 +84,5 @@ def test_it_lists_documents_and_shows_passages(logged_in_client, document):
     listing = logged_in_client.get(f"/collections/{document.collection_id}/").content.decode()
     assert "Caffeine and sleep" in listing and f"/documents/{document.pk}/" in listing
     html = logged_in_client.get(f"/documents/{document.pk}/").content.decode()
-    assert "passage 0 · chars 0–36" in html and "passage 1 · chars 37–76" in html
+    assert "passage 0 · characters 0–36" in html and "passage 1 · characters 37–76" in html
     assert "It delays sleep onset by about an hour." in html
