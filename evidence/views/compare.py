@@ -40,18 +40,67 @@ def side(run: Run) -> Side:
     )
 
 
-def split_citations(a: Side, b: Side) -> dict[str, list[tuple[Citation | None, Citation | None]]]:
-    """Group citations by (docid, start, end): shared, only in A, only in B."""
+@dataclass
+class CitedRow:
+    """One cited span in the comparison: A's and/or B's citation of it, and which answer its own text states."""
+
+    a: Citation | None
+    b: Citation | None
+    support: str = ""  # "a", "b", "both", "neither"; "" when neither run shows a short answer
+
+    @property
+    def citation(self) -> Citation:
+        return self.a or self.b  # type: ignore[return-value]
+
+
+def split_citations(a: Side, b: Side, answers: Verdict | None = None) -> dict[str, list[CitedRow]]:
+    """Group citations by (docid, start, end): shared, only in A, only in B; each judged by what its text says."""
 
     def keyed(s: Side) -> dict[tuple[str, int, int], Citation]:
         return {(c.span.document.docid, c.span.start, c.span.end): c for c in reversed(s.citations)}
 
     in_a, in_b = keyed(a), keyed(b)
-    return {
-        "shared": [(in_a[k], in_b[k]) for k in in_a if k in in_b],
-        "only_a": [(in_a[k], None) for k in in_a if k not in in_b],
-        "only_b": [(None, in_b[k]) for k in in_b if k not in in_a],
+    groups = {
+        "shared": [CitedRow(in_a[k], in_b[k]) for k in in_a if k in in_b],
+        "only_a": [CitedRow(in_a[k], None) for k in in_a if k not in in_b],
+        "only_b": [CitedRow(None, in_b[k]) for k in in_b if k not in in_a],
     }
+    if answers is not None and (answers.a or answers.b):
+        for row in (row for rows in groups.values() for row in rows):
+            row.support = span_support(row.citation.span.quote, answers)
+    return groups
+
+
+def states(text: str, answer: str) -> bool:
+    """Whether a text states an answer: its normalised words appear in order, as whole words ("1" is not in
+    "8.1M papers")."""
+    words, wanted = answer_key(text).split(), answer_key(answer).split()
+    if not wanted:
+        return False
+    return any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
+
+
+def span_support(quote: str, answers: Verdict) -> str:
+    """Which run's short answer a span's own text states: "a", "b", "both" or "neither"."""
+    in_a = bool(answers.a) and states(quote, answers.a)
+    in_b = bool(answers.b) and states(quote, answers.b)
+    if in_a and in_b:
+        return "a" if answer_key(answers.a) == answer_key(answers.b) else "both"
+    return "a" if in_a else "b" if in_b else "neither"
+
+
+def differences(a: Run, b: Run) -> list[str]:
+    """What makes two runs hard to compare: different questions, collections or document scopes."""
+    found = []
+    if " ".join(a.question.lower().split()) != " ".join(b.question.lower().split()):
+        found.append("They answer different questions, so their answers and citations need not agree.")
+    if a.collection_id != b.collection_id:
+        found.append(f"They searched different collections (“{a.collection.name}” and “{b.collection.name}”).")
+    scope_a = sorted(str(d) for d in (a.config or {}).get("scope_docids") or [])
+    scope_b = sorted(str(d) for d in (b.config or {}).get("scope_docids") or [])
+    if scope_a != scope_b:
+        found.append("They were limited to different documents of the collection.")
+    return found
 
 
 def answer_key(answer: str) -> str:
@@ -112,14 +161,16 @@ def compare(request: HttpRequest) -> HttpResponse:
     if context["a_id"] and context["b_id"]:
         a = side(get_object_or_404(runs, pk=_int(context["a_id"])))
         b = side(get_object_or_404(runs, pk=_int(context["b_id"])))
-        groups = split_citations(a, b)
+        answers = verdict(a, b)
+        groups = split_citations(a, b, answers)
         context.update(
             a=a,
             b=b,
             sides=[("a", a), ("b", b)],
             pair=[a, b],
             citation_groups=list(groups.items()),
-            verdict=verdict(a, b),
+            verdict=answers,
+            differences=differences(a.run, b.run),
             chart=funnel_chart(a.funnel, b.funnel),
         )
     return render(request, "evidence/compare.html", context)

@@ -196,10 +196,10 @@ def metrics(run: Run) -> dict[str, Any]:
         funnel = [(*STAGE_WORDS[stage], len(run.trajectory.get(stage, []))) for stage in STAGES]
     else:
         funnel = [
-            ("searches run", "Searches System 2 has run so far.", kinds.get("search", 0)),
-            ("read by the planner", "Documents System 2 opened and read itself.", kinds.get("read_document", 0)),
-            ("judged by System 1", "Documents System 1 has read and scored.", kinds.get("judgment", 0)),
-            ("evidence spans found", "Raw spans System 1 handed to the planner.", kinds.get("evidence", 0)),
+            ("searches run", "Searches the planner has run so far.", kinds.get("search", 0)),
+            ("read by the planner", "Documents the planner opened and read itself.", kinds.get("read_document", 0)),
+            ("judged by the fast reader", "Documents the fast reader has read and scored.", kinds.get("judgment", 0)),
+            ("evidence spans found", "Raw spans the fast reader handed to the planner.", kinds.get("evidence", 0)),
         ]
     return {
         "run": run,
@@ -219,9 +219,9 @@ STAGE_WORDS = {
     "previewed": ("shown in results", "Documents whose title and excerpt the planner was shown in search results."),
     "opened": (
         "read by the planner",
-        "Documents the planner (System 2) opened and read itself; System 1 reads others.",
+        "Documents the planner (System 2) opened and read itself; the fast reader reads others.",
     ),
-    "inspected": ("read by System 1", "Documents the fast judge (System 1) read looking for evidence."),
+    "inspected": ("read by the fast reader", "Documents the fast reader (System 1) read looking for evidence."),
     "delivered": ("gave evidence", "Documents with at least one raw span handed to the planner as evidence."),
     "cited": ("cited in the answer", "Documents the final answer cites."),
 }
