@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -315,8 +316,10 @@ def run_out(run: Run) -> dict[str, Any]:
         "created_at",
         "started_at",
         "finished_at",
+        "follows_id",
     )
     out = {f: getattr(run, f) for f in fields}
+    out["follows"] = out.pop("follows_id")
     out["config"] = RunConfig.of(run).as_stored()
     return {**out, "elapsed_s": run.elapsed_s}
 
@@ -344,6 +347,18 @@ def idempotency_key_of(request: HttpRequest) -> str | None:
     return key
 
 
+def start_or_refuse(start: Callable[[], tuple[Run, bool]]) -> tuple[Run, bool] | HttpResponse:
+    """Start a run; a refused request is a 400 naming what is wrong, a queue that is away a 503 with Retry-After."""
+    try:
+        return start()
+    except runs.RunRefused as error:
+        raise HttpError(400, str(error)) from error
+    except runs.QueueDown as error:
+        response = JsonResponse({"detail": str(error)}, status=503)
+        response["Retry-After"] = str(queueing.RETRY_AFTER_S)
+        return response
+
+
 @router.post(
     "/runs",
     response={201: schemas.RunOut, 400: schemas.Error, 409: schemas.Error, 503: schemas.Error, **UNSAFE},
@@ -357,19 +372,39 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
     """
     key = idempotency_key_of(request)
     collection = owned(Collection.objects.filter(owner=request.user), body.collection_id, "collection")
-    try:
+
+    def start() -> tuple[Run, bool]:
         scope = runs.check_request(collection, body.question, body.documents)
-        run, created = runs.start_run(
+        return runs.start_run(
             request.user, collection, body.question, system=body.system, task=body.task,
             config=user_config(body.searcher, scope, body.options), idempotency_key=key,
         )  # fmt: skip
-    except runs.RunRefused as error:
-        raise HttpError(400, str(error)) from error
-    except runs.QueueDown as error:
-        response = JsonResponse({"detail": str(error)}, status=503)
-        response["Retry-After"] = str(queueing.RETRY_AFTER_S)
-        return response
+
+    started = start_or_refuse(start)
+    if isinstance(started, HttpResponse):
+        return started
+    run, created = started
     if not created and (run.collection_id, run.question) != (collection.pk, body.question.strip()):
+        raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
+    return Status(201, run_out(run))
+
+
+@router.post(
+    "/runs/{run_id}/follow-up",
+    response={201: schemas.RunOut, 400: schemas.Error, 409: schemas.Error, 503: schemas.Error, **UNSAFE},
+    tags=["runs"],
+)
+def follow_up(request: HttpRequest, run_id: int, body: schemas.FollowUpIn):
+    """Ask a follow-up to one of your runs: the same collection, documents, system and task, with the thread so
+    far (its questions and short answers) passed to the planner. `Idempotency-Key` works as for POST /runs."""
+    parent = my_run(request, run_id)
+    key = idempotency_key_of(request)
+    options = body.options.model_dump(exclude_none=True) if body.options else None
+    started = start_or_refuse(lambda: runs.start_follow_up(request.user, parent, body.question, options, key))
+    if isinstance(started, HttpResponse):
+        return started
+    run, created = started
+    if not created and (run.follows_id, run.question) != (parent.pk, body.question.strip()):
         raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
     return Status(201, run_out(run))
 

@@ -293,6 +293,8 @@ class Run(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The client's Idempotency-Key: a retried create returns this run instead of starting another.
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # The run this one follows up (a thread of questions on the same collection and documents).
+    follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="follow_ups")
 
     class Meta:
         ordering = ["-created_at"]

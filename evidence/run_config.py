@@ -34,6 +34,18 @@ class LocalizeOptions(BaseModel):
         return {name: getattr(self, name) for name in self.model_fields_set}
 
 
+class EarlierTurn(BaseModel):
+    """A question asked earlier in the thread a follow-up continues, with the short answer it got."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str = Field(..., min_length=1, max_length=2000)
+    answer: str = Field("", max_length=500, description="its short answer ('' when none was shown)")
+
+
+MAX_EARLIER_TURNS = 3
+
+
 class RunConfig(BaseModel):
     """Everything a run may be configured with beyond its question, system, task and budget."""
 
@@ -58,6 +70,11 @@ class RunConfig(BaseModel):
         None, description="System 2 (default: an LLM when a key is configured, else offline)"
     )
     replay_of: int | None = Field(None, ge=1, description="the recorded run a replay answers from")
+    earlier: list[EarlierTurn] = Field(
+        default_factory=list,
+        max_length=MAX_EARLIER_TURNS,
+        description="a follow-up's thread so far, oldest first: the planner reads the question in their light",
+    )
     model: str = Field("", max_length=200, description="the LLM planner's model (default: OPENAI_MODEL)")
     base_url: str = Field("", max_length=500, description="the LLM planner's endpoint (default: OPENAI_BASE_URL)")
 

@@ -62,6 +62,7 @@ def create_run(
     spend_cap_usd: float | None = None,
     quota: bool = True,
     idempotency_key: str | None = None,
+    follows: Run | None = None,
 ) -> tuple[Run, bool]:
     """Create a queued run row (committed); return (run, created).
 
@@ -90,6 +91,7 @@ def create_run(
                 budget_s=settings.EVIDENCE_RUN_BUDGET_S if budget_s is None else budget_s,
                 spend_cap_usd=settings.EVIDENCE_RUN_SPEND_CAP_USD if spend_cap_usd is None else spend_cap_usd,
                 idempotency_key=idempotency_key or None,
+                follows=follows,
             )
     except IntegrityError:
         # The same key raced in from a concurrent retry: that request's run is the one.
@@ -111,6 +113,56 @@ def start_run(owner, collection: Collection, question: str, **options: Any) -> t
         queueing.drop_unqueued(run.pk, error)
         raise QueueDown(queueing.QUEUE_DOWN) from error
     return run, True
+
+
+# What a follow-up keeps of the run it follows: where to look and how to read, never a replay or a planner endpoint.
+FOLLOW_UP_KEEPS = ("searcher", "scope_docids", "top_k", "answer_spans", "judge")
+
+
+def follow_up_config(parent: Run, options: dict[str, Any] | None = None) -> RunConfig:
+    """The configuration of a follow-up: the parent's collection scope and reading options (changed by `options`),
+    and the thread so far (the parent's earlier turns, then the parent's own question and short answer)."""
+    from .agent.answer import answer_outcome
+    from .run_config import MAX_EARLIER_TURNS, EarlierTurn
+
+    kept = RunConfig.of(parent)
+    data = {name: getattr(kept, name) for name in FOLLOW_UP_KEEPS if name in kept.model_fields_set}
+    data.update(options or {})
+    answer = parent.answer or {}
+    shown = answer_outcome(parent.status, answer) == "short_answer"
+    short = str(answer.get("exact_answer") or "")[:500] if shown else ""
+    turn = EarlierTurn(question=parent.question[:2000], answer=short)
+    data["earlier"] = [t.model_dump() for t in [*kept.earlier, turn][-MAX_EARLIER_TURNS:]]
+    return RunConfig.parse(data)
+
+
+def start_follow_up(
+    owner, parent: Run, question: str, options: dict[str, Any] | None = None, idempotency_key: str | None = None
+) -> tuple[Run, bool]:
+    """Ask a follow-up to one of the owner's runs: same collection, documents, system and task; the planner reads
+    the new question in the light of the thread. Raises what start_run raises."""
+    check_request(parent.collection, question)
+    return start_run(
+        owner, parent.collection, question, system=parent.system, task=parent.task,
+        config=follow_up_config(parent, options), idempotency_key=idempotency_key, follows=parent,
+    )  # fmt: skip
+
+
+def thread_of(run: Run, limit: int = 20) -> list[Run]:
+    """The runs of the thread holding `run`, oldest first: the runs it follows, then every follow-up after them."""
+    root, seen = run, {run.pk}
+    while root.follows_id and root.follows_id not in seen and len(seen) < limit:
+        parent = Run.objects.filter(pk=root.follows_id, owner_id=run.owner_id).first()
+        if parent is None:
+            break
+        seen.add(parent.pk)
+        root = parent
+    thread, frontier = [root], [root.pk]
+    while frontier and len(thread) < limit:
+        children = list(Run.objects.filter(follows_id__in=frontier, owner_id=run.owner_id).order_by("created_at"))
+        thread += children[: limit - len(thread)]
+        frontier = [c.pk for c in children]
+    return thread if len(thread) > 1 else []
 
 
 def execute_run(run_id: int, emit: Any = events.emit, retry: bool = False) -> Run | None:

@@ -165,6 +165,11 @@ class RunIn(BodyIn):
     options: RunOptions | None = Field(None, description="optional: units read per search, cited spans, judge")
 
 
+class FollowUpIn(BodyIn):
+    question: Text = Field(..., min_length=1, max_length=2000, pattern=r"\S")
+    options: RunOptions | None = Field(None, description="optional: change units read, cited spans or judge")
+
+
 class RunOut(Schema):
     id: int
     collection_id: int
@@ -183,6 +188,7 @@ class RunOut(Schema):
     started_at: datetime | None
     finished_at: datetime | None
     elapsed_s: float | None
+    follows: int | None = Field(None, description="the run this one follows up, in a thread of questions")
 
 
 class EventOut(Schema):

@@ -14,6 +14,7 @@ urlpatterns = [
     path("runs/<int:pk>/", runs.run_page, name="run"),
     path("runs/<int:pk>/stream", stream.stream, name="run_stream"),
     path("runs/<int:pk>/cancel", runs.cancel, name="run_cancel"),
+    path("runs/<int:pk>/follow-up", runs.follow_up, name="run_follow_up"),
     path("runs/<int:pk>/events", runs.events_poll, name="run_events"),
     path("runs/<int:pk>/audit", audit.audit, name="audit"),
     path("runs/<int:pk>/export.<str:fmt>", exports.export_run, name="run_export"),

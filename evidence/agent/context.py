@@ -48,8 +48,9 @@ class RunContext:
 
     @cached_property
     def plan(self) -> Plan:
-        """The offline plan of the question (sub-questions, queries, clues), made once per run."""
-        return make_plan(self.run.question)
+        """The offline plan of the question (sub-questions, queries, clues), made once per run; a follow-up's
+        question is read in the light of its thread."""
+        return make_plan(self.run.question, [(t.question, t.answer) for t in self.config.earlier])
 
     @property
     def ranking(self) -> bool:

@@ -33,6 +33,18 @@ between 0% and 100%}} 10. If you later receive a user steer telling you to submi
 immediately and answer right away in the format above. 11. Keep Exact Answer concise.
 Question: {question}"""
 
+THREAD_NOTE = (
+    "\nThis question follows up earlier questions of the same research thread (oldest first). Read it in their "
+    "light (a pronoun may name what an earlier answer named), but answer only the new question:\n{turns}"
+)
+
+
+def thread_note(ctx: RunContext) -> str:
+    """The thread a follow-up continues, for the system prompt ('' for a question asked on its own)."""
+    turns = [f"- Q: {t.question}\n  A: {t.answer or '(no short answer)'}" for t in ctx.config.earlier]
+    return THREAD_NOTE.format(turns="\n".join(turns)) if turns else ""
+
+
 SUBMIT_NOW = (
     "The time budget is nearly exhausted. Stop using tools and submit your best answer now, in the format "
     "Explanation: ... Exact Answer: ... Confidence: ..."
@@ -105,7 +117,7 @@ def run_llm_planner(ctx: RunContext, planner: ModelPlanner, evidence_tool: bool)
     inspect = "read_document"
     if evidence_tool:
         inspect = "request_evidence (System 1 reads many documents at once) or read_document"
-    chat = Conversation(system=PROMPT.format(inspect=inspect, question=ctx.run.question))
+    chat = Conversation(system=PROMPT.format(inspect=inspect, question=ctx.run.question) + thread_note(ctx))
     chat.add_user(ctx.run.question)
     steered = False
     for _step in range(MAX_STEPS):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 MAX_SUB_QUESTIONS = 6
@@ -159,9 +160,44 @@ def split_sub_questions(question: str) -> list[str]:
     return subs[:MAX_SUB_QUESTIONS]
 
 
-def make_plan(question: str) -> Plan:
-    """Decompose a question: sub-questions for the judge, lexical queries for search, clues for mining."""
-    subs = split_sub_questions(question)
+# Words by which a follow-up points back at what its thread was about ("What about its recall?").
+REFERS_BACK = re.compile(
+    r"\b(?:it|its|they|them|their|theirs|this|these|those|such|he|she|his|her)\b|^\s*(?:and|what about|how about)\b",
+    re.I,
+)
+MAX_CARRIED_WORDS = 6
+
+
+def in_context(question: str, earlier: Sequence[tuple[str, str]] = ()) -> str:
+    """A follow-up read in the light of its thread (earlier (question, short answer) pairs, oldest first).
+
+    When it points back, or says too little to search on its own, the last turn's words it lacks are added in
+    brackets, its short answer's first (a pronoun most often means the thing the last answer named); any other
+    question is returned as it is.
+    """
+    if not earlier:
+        return question
+    own = {w.lower() for w in content_words(question)}
+    if not (REFERS_BACK.search(question) or len(own) <= 2):
+        return question
+    last_question, last_answer = earlier[-1]
+    carried: list[str] = []
+    for word in content_words(last_answer) + content_words(last_question):
+        if word.lower() not in own and word.lower() not in {w.lower() for w in carried}:
+            carried.append(word)
+    carried = carried[:MAX_CARRIED_WORDS]
+    return f"{question.rstrip()} ({' '.join(carried)})" if carried else question
+
+
+def make_plan(question: str, earlier: Sequence[tuple[str, str]] = ()) -> Plan:
+    """Decompose a question: sub-questions for the judge, lexical queries for search, clues for mining.
+
+    A follow-up (`earlier` turns of its thread) is planned as read in their light (see in_context).
+    """
+    asked, question = question, in_context(question, earlier)
+    subs = split_sub_questions(asked)
+    if question != asked:  # the question as read in its thread replaces the one asked (the brackets stay whole)
+        subs = [question, *(sub for sub in subs if sub.strip() != asked.strip())][:MAX_SUB_QUESTIONS]
     words = content_words(question)
     phrases = key_phrases(question)
     queries = [" ".join(words) or question]
@@ -174,7 +210,7 @@ def make_plan(question: str) -> Plan:
         if phrase_query not in queries:
             queries.append(phrase_query)
     clues = (phrases + [w for w in words if w not in phrases])[:MAX_SUB_QUESTIONS]
-    boolean = question.strip().lower().startswith(BOOLEAN_OPENERS)
+    boolean = asked.strip().lower().startswith(BOOLEAN_OPENERS)
     return Plan(question=question, sub_questions=subs, queries=queries[:4], clues=clues, boolean=boolean)
 
 

@@ -27,6 +27,7 @@ def run_context(run: Run) -> dict[str, object]:
         "pieces": timeline.answer_pieces(run, citations),
         "short": timeline.short_answer_view(run),
         "scope": scope_documents(run),
+        "thread": [(step, timeline.short_answer_view(step)) for step in run_service.thread_of(run)],
         **timeline.metrics(run),
     }
 
@@ -99,3 +100,27 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.info(request, f"The run had already ended ({run.get_status_display().lower()}).")
     return redirect("run", pk=pk)
+
+
+MAX_QUESTION_CHARS = 2000
+
+
+@require_POST
+def follow_up(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask a follow-up to one of your runs: same collection and documents, read in the light of the thread."""
+    from ..quotas import QuotaExceeded
+
+    parent = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
+    question = " ".join(request.POST.get("question", "").split())
+    if not question:
+        messages.error(request, "Type the follow-up question first.")
+        return redirect("run", pk=pk)
+    if len(question) > MAX_QUESTION_CHARS:
+        messages.error(request, f"A question has at most {MAX_QUESTION_CHARS:,} characters: shorten it.")
+        return redirect("run", pk=pk)
+    try:
+        run, _ = run_service.start_follow_up(request.user, parent, question)
+    except (run_service.RunRefused, run_service.QueueDown, QuotaExceeded) as error:
+        messages.error(request, f"The follow-up was not started: {error}")
+        return redirect("run", pk=pk)
+    return redirect("run", pk=run.pk)

@@ -63,6 +63,21 @@ def test_the_picker_limits_a_run(page: Page, asgi_server, celery_worker, user, c
     expect(page.locator("li.step[data-kind='search']").first).to_be_visible()
     shot(page, "run-filter-searches", full=False)
 
+    # A follow-up keeps the paper it was limited to, and the two runs read as one thread.
+    page.fill("#follow-up-question", "How many paper nodes does it have?")
+    page.click("#follow-up button:has-text('Ask the follow-up')")
+    page.wait_for_url(lambda url: url.rstrip("/").rsplit("/", 1)[1] not in ("", str(run.pk)))
+    child = Run.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    assert child.follows_id == run.pk and child.config["scope_docids"] == [chosen.docid]
+    expect(page.locator("#run-page.finished")).to_be_visible(timeout=60_000)
+    expect(page.locator("#thread li")).to_have_count(2)
+    expect(page.locator("#thread li[aria-current=step]")).to_contain_text("How many paper nodes does it have?")
+    searched = [hit["docid"] for e in child.events.filter(kind="search") for hit in e.payload.get("top", [])]
+    assert searched and set(searched) == {chosen.docid}
+    plan = child.events.get(kind="plan").payload
+    assert "literature graph" in plan["sub_questions"][0].lower(), plan
+    shot(page, "run-follow-up", full=False)
+
 
 def test_compare_and_the_small_things(page: Page, asgi_server, user, collection, document, run_factory,
                                       session_cookie):
