@@ -84,12 +84,37 @@ def _span_pages(document: Document, source: SourceFile, start: int, end: int) ->
     try:
         for number, page_start, page_end in document.pages:
             lo, hi = max(start, int(page_start)), min(end, int(page_end))
-            if lo >= hi:
-                continue
-            page = pdf[int(number) - 1]
-            width, height = page.get_size()
-            part = PageBoxes(int(number), round(width * SCALE), round(height * SCALE))
-            textpage = page.get_textpage()
+            if lo < hi:
+                result.append(_page_boxes(document, source, pdf, int(number), [(lo, hi)]))
+    finally:
+        pdf.close()
+    return result
+
+
+def ranges_on_page(document: Document, source: SourceFile, number: int, ranges: list[tuple[int, int]]) -> PageBoxes:
+    """Return the boxes of every character of `ranges` (canonical offsets) that lies on page `number`."""
+    bounds = next(((int(s), int(e)) for n, s, e in document.pages if int(n) == number), None)
+    if bounds is None:
+        raise IndexError(number)
+    clipped = [(max(lo, bounds[0]), min(hi, bounds[1])) for lo, hi in ranges]
+    with PDFIUM:
+        pdf = pdfium.PdfDocument(bytes(source.data))
+        try:
+            return _page_boxes(document, source, pdf, number, [(lo, hi) for lo, hi in clipped if lo < hi])
+        finally:
+            pdf.close()
+
+
+def _page_boxes(
+    document: Document, source: SourceFile, pdf: pdfium.PdfDocument, number: int, ranges: list[tuple[int, int]]
+) -> PageBoxes:
+    """The boxes of the characters of `ranges` (all on page `number`), one per glyph that prints it."""
+    page = pdf[number - 1]
+    width, height = page.get_size()
+    part = PageBoxes(number, round(width * SCALE), round(height * SCALE))
+    textpage = page.get_textpage()
+    try:
+        for lo, hi in ranges:
             mapped = dict(char_indices(source.char_map.get(str(number), []), lo, hi))
             for offset in range(lo, hi):
                 if document.text[offset].isspace():
@@ -107,12 +132,10 @@ def _span_pages(document: Document, source: SourceFile, start: int, end: int) ->
                 x0, x1 = sorted(c[0] for c in corners)
                 y0, y1 = sorted(c[1] for c in corners)
                 part.boxes.append(Box(offset, index, round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)))
-            textpage.close()
-            page.close()
-            result.append(part)
     finally:
-        pdf.close()
-    return result
+        textpage.close()
+        page.close()
+    return part
 
 
 def cache_dir() -> Path:

@@ -12,11 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
+from .. import pdfpages
+from ..document_search import MAX_MATCHES, MAX_QUERY_CHARS, find_matches
 from ..forms import CollectionForm
 from ..ingest import jobs
 from ..ingest.jobs import create_job
 from ..ingest.parsers import ACCEPTED_FORMATS
-from ..models import Collection, Document, IngestFile, IngestJob
+from ..models import Citation, Collection, Document, IngestFile, IngestJob, SourceFile
 from ..tasks import enqueue_files, enqueue_ingest
 
 
@@ -145,10 +147,45 @@ def _pct(done: int, total: int) -> int:
 
 @require_GET
 def document(request: HttpRequest, pk: int) -> HttpResponse:
+    """A document: its pages (PDF) with search inside it boxed on the page, the spans your runs cited, its text."""
     document = get_object_or_404(Document.objects.select_related("collection"), pk=pk, collection__owner=request.user)
     passages = [
         (p, document.text[p.start : p.end])
         for p in document.passages.order_by("ordinal").only("pk", "ordinal", "start", "end")
     ]
     regions = dict(document.regions.values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
-    return render(request, "evidence/document.html", {"document": document, "passages": passages, "regions": regions})
+    query = " ".join(request.GET.get("q", "").split())[:MAX_QUERY_CHARS]
+    matches = find_matches(document.text, query, document.page_at) if query else []
+    context = {
+        "document": document,
+        "passages": passages,
+        "regions": regions,
+        "query": query,
+        "matches": [(m, passage_at(passages, m.start)) for m in matches],
+        "more_matches": len(matches) >= MAX_MATCHES,
+        "cited": Citation.objects.filter(span__document=document, run__owner=request.user)
+        .select_related("run", "span")
+        .order_by("-run__created_at", "id")[:50],
+        **document_page(document, request.GET.get("page", ""), matches),
+    }
+    return render(request, "evidence/document.html", context)
+
+
+def passage_at(passages: list, offset: int) -> int | None:
+    """The ordinal of the passage holding an offset (the link target of a match in a document without pages)."""
+    return next((p.ordinal for p, _body in passages if p.start <= offset < p.end), None)
+
+
+def document_page(document: Document, asked: str, matches: list) -> dict:
+    """The PDF page to show (the one asked for, else the first match's, else the first) with the matches boxed."""
+    total = len(document.pages)
+    if document.source_format != "pdf" or not total:
+        return {"page_total": 0}
+    source = SourceFile.objects.filter(document=document).first()
+    if source is None or not source.char_map:
+        return {"page_total": total, "page_missing": True}
+    first_hit = next((m.page for m in matches if m.page), None)
+    number = int(asked) if asked.isdecimal() and 1 <= int(asked) <= total else first_hit or 1
+    on_page = [(m.start, m.end) for m in matches if m.page == number]
+    boxes = pdfpages.ranges_on_page(document, source, number, on_page)
+    return {"page_total": total, "page": boxes, "page_matches": len(on_page)}
