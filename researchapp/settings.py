@@ -132,6 +132,8 @@ EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a
 # The reaper (evidence/reaper.py): a queued run or file waiting this long is sent again (then twice as long, ...);
 # a file silent this long while parsing or embedding lost its worker and is taken again.
 EVIDENCE_RESEND_AFTER_S = env_float("EVIDENCE_RESEND_AFTER_S", 120.0)
+# A run silent this long says what it is doing (a progress event); 0 turns progress events off.
+EVIDENCE_PROGRESS_QUIET_S = env_float("EVIDENCE_PROGRESS_QUIET_S", 2.0)
 EVIDENCE_FILE_STALE_AFTER_S = env_float("EVIDENCE_FILE_STALE_AFTER_S", 300.0)
 EVIDENCE_MAX_ACTIVE_RUNS_PER_USER = env_int("EVIDENCE_MAX_ACTIVE_RUNS_PER_USER", 5, minimum=1)
 EVIDENCE_MAX_RUNS_PER_DAY = env_int("EVIDENCE_MAX_RUNS_PER_DAY", 500, minimum=1)

@@ -25,6 +25,13 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture(autouse=True)
+def no_progress_ticks(settings):
+    """Progress events come from a thread with its own connection: only tests of them (transactional) turn them
+    on, and the app as `make run` starts it (the journey tests) has them as shipped."""
+    settings.EVIDENCE_PROGRESS_QUIET_S = 0
+
+
 @pytest.fixture(scope="session")
 def celery_app_for_tests():
     from django.conf import settings

@@ -14,6 +14,7 @@ from typing import Any
 from .. import events
 from ..models import Run
 from ..run_config import RunConfig
+from . import progress
 from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
 from .context import Outcome, RunCancelled, RunContext
@@ -31,9 +32,23 @@ __all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "run_claimed"]
 
 
 def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
-    """Run the research loop for a run the runs service claimed; every failure ends in a recorded status."""
+    """Run the research loop for a run the runs service claimed; every failure ends in a recorded status.
+
+    While it works, a progress event breaks any silence of a few seconds (agent/progress.py); it stops before
+    the end is recorded.
+    """
     trajectory = Trajectory()
-    recorder = RunRecorder(run, trajectory, emit)
+    with progress.ticking(run.pk, emit) as speak:
+        recorder = RunRecorder(run, trajectory, speak)
+        outcome, ctx = research(run, recorder, trajectory, speak)
+    finish(recorder, outcome, ctx)
+    return run
+
+
+def research(
+    run: Run, recorder: RunRecorder, trajectory: Trajectory, emit: Callable[..., Any]
+) -> tuple[Outcome, RunContext | None]:
+    """Build the run's context and run its system; return how it ended (never raises)."""
     ctx: RunContext | None = None
     emit(run.pk, "status", {"status": "running", "system": run.system, "question": run.question})
     try:
@@ -72,8 +87,7 @@ def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
         log.exception("run %s failed", run.pk)
         run.error = user_error(error)
         outcome = Outcome(Run.Status.FAILED, Answer(explanation="", exact_answer="", confidence=0.0))
-    finish(recorder, outcome, ctx)
-    return run
+    return outcome, ctx
 
 
 INTERNAL_ERROR = (

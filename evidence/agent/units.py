@@ -17,6 +17,7 @@ from ..ingest.store import fill_region_vectors
 from ..judge.types import Block, Unit
 from ..models import Document, Passage, Region
 from ..retrieval.types import Hit
+from . import progress
 
 _DOCUMENT_FIELDS = ("id", "docid", "title", "text", "pages")
 
@@ -157,8 +158,12 @@ def passages_containing(points: Sequence[tuple[int, int]]) -> dict[tuple[int, in
         return {(doc, at): _Passage(d, o, s, e, decode_vector(v)) for doc, at, d, o, s, e, v in cursor.fetchall()}
 
 
+EMBED_BATCH = 128  # regions embedded per call, so a long first read reports progress as it goes
+
+
 def fill_vectors(regions: Sequence[_Region], documents: dict[int, Document]) -> None:
-    """Embed and store the vectors these regions lack (System 1 makes sentence vectors when it first reads them)."""
+    """Embed and store the vectors these regions lack (System 1 makes sentence vectors when it first reads them),
+    reporting progress as it goes (a paper's first read can take seconds)."""
     missing = {region.pk: region for region in regions if region.embedding is None}
     if not missing:
         return
@@ -166,9 +171,22 @@ def fill_vectors(regions: Sequence[_Region], documents: dict[int, Document]) -> 
         Region(pk=r.pk, document_id=r.document_id, kind=r.kind, ordinal=r.ordinal, start=r.start, end=r.end)
         for r in missing.values()
     ]
-    fill_region_vectors(rows, documents)
+    with progress.step(preparing_words(rows, documents), total=len(rows)) as advance:
+        for at in range(0, len(rows), EMBED_BATCH):
+            fill_region_vectors(rows[at : at + EMBED_BATCH], documents)
+            advance(min(at + EMBED_BATCH, len(rows)))
     for row in rows:
         missing[row.pk].embedding = np.asarray(row.embedding, dtype=np.float32)
+
+
+def preparing_words(rows: Sequence[Region], documents: dict[int, Document]) -> str:
+    """What embedding these regions is, in words: "Preparing the sentences of “CiteSee” and 2 more papers"."""
+    papers = list(dict.fromkeys(row.document_id for row in rows))
+    kind = "sentences" if rows[0].kind == "sentence" else f"{rows[0].kind}s"
+    title = " ".join((documents[papers[0]].title or documents[papers[0]].docid).split())
+    title = title if len(title) <= 60 else title[:59].rstrip() + "…"
+    more = f" and {len(papers) - 1} more paper{'s' if len(papers) > 2 else ''}" if len(papers) > 1 else ""
+    return f"Preparing the {kind} of “{title}”{more} for reading"
 
 
 def _documents(collection_id: int, docids: Iterable[str]) -> dict[str, Document]:

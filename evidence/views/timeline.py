@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count
 from django.template.loader import render_to_string
 
+from ..agent.progress import PROGRESS
 from ..agent.trajectory import STAGES
 from ..models import Citation, Document, Run, RunEvent, Span
 
@@ -151,7 +152,9 @@ def headline(kind: str, p: dict[str, Any], title: str) -> str:
 
 
 def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
-    """Prepare events for the timeline template in one query for titles and one for span links."""
+    """Prepare events for the timeline template in one query for titles and one for span links (progress events
+    are not steps: the metrics panel shows the latest as what the run is doing)."""
+    events = [e for e in events if e.kind != PROGRESS]
     docids = {str(e.payload.get("docid")) for e in events if e.payload.get("docid")}
     titles = dict(
         Document.objects.filter(collection_id=run.collection_id, docid__in=docids).values_list("docid", "title")
@@ -246,11 +249,23 @@ def now_doing(run: Run) -> str:
     if last is None:
         return "Waiting for a worker…"
     payload = last.payload or {}
+    if last.kind == PROGRESS:
+        return progress_words(payload)
     if last.kind == "reading":
         return f"Reading {_plural(len(payload.get('docids') or []), 'document')}…"
     if last.kind == "search" and run.system == "dual" and payload.get("top"):
         return f"The fast reader is reading the top documents of {_quoted(payload.get('query'), 60)}…"
     return AFTER_STEP.get(last.kind, "Working…")
+
+
+def progress_words(payload: dict[str, Any]) -> str:
+    """A progress event in words: "Preparing the sentences of “X” for reading: 120 of 412…", or the step the run
+    is still in ("The fast reader is reading… (still working)")."""
+    what, done, total = payload.get("what"), payload.get("done"), payload.get("total")
+    if what:
+        counted = f": {_n(done)} of {_n(total)}" if isinstance(total, int) and isinstance(done, int) else ""
+        return f"{what}{counted}…"
+    return f"{AFTER_STEP.get(str(payload.get('after', '')), 'Working…')} (still working)"
 
 
 def _pct(value: float, limit: float) -> int:

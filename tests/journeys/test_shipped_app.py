@@ -7,8 +7,10 @@ takes that breaks fails here (the upload step once failed for every file under t
 
 from __future__ import annotations
 
+import itertools
 import re
 import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -127,6 +129,13 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     streamed = page.evaluate(STREAM_JS, f"{base}/runs/{run_a}/stream?after=0")
     kinds = {re.search(r'data-kind="(\w+)"', step).group(1) for step in streamed["steps"]}
     assert {"search", "judgment", "evidence"} <= kinds and streamed["finished"], (kinds, streamed["finished"])
+    # The first question on fresh papers embeds their sentences; a progress event breaks every silence of 2 s
+    # (the bound leaves a second for a busy CI machine; the closing note reports the gaps measured).
+    events = page.request.get(f"{base}/api/runs/{run_a}/events").json()["events"]
+    times = [datetime.fromisoformat(e["created_at"]) for e in events]
+    gaps = [(later - earlier).total_seconds() for earlier, later in itertools.pairwise(times)]
+    print(f"run {run_a}: {len(events)} events, longest silence {max(gaps):.2f} s")
+    assert max(gaps) <= 4.0, [(e["kind"], round(g, 1)) for e, g in zip(events[1:], gaps, strict=True) if g > 3]
     answer = page.request.get(f"{base}/api/runs/{run_a}/answer").json()
     assert answer["status"] == "answered", answer
     assert answer["citations"], "the answer cites evidence"
