@@ -125,28 +125,37 @@ def qasper_predictions(rows: Sequence[tuple[str, str, Sequence[str]]]) -> str:
 
 
 _BRACKETS = re.compile(r"\[([^\[\]]{1,200})\]")
+_FULLWIDTH = re.compile(r"【([^【】]*)】")
 NUMERIC = re.compile(r"^\d+$")  # how the evaluator reads a cited docid: a digit run
 
 
 def renumber_citations(text: str, ids: Mapping[str, str]) -> str:
-    """Rewrite inline `[docid]` / `[a, b]` citations with the export's ids; other brackets stay as they are.
+    """Rewrite inline `[docid]` / `[a, b]` citations with the export's ids, and every other bracket as parentheses.
 
-    The evaluator reads citations as digit runs, so `[1809.06537]` reads as two ids: a collection whose docids
-    are not all numbers is exported with numbers for ids (`ids`), the same ones `retrieved_docids` uses.
+    The evaluator reads any digit run inside square (or fullwidth 【】) brackets as a cited docid: `[1809.06537]`
+    reads as two ids, and a quoted "2.50 [1.22-5.16]" as four made-up ones. So a collection whose docids are not
+    all numbers is exported with numbers for ids (`ids`, the same ones `retrieved_docids` uses), and the papers'
+    own brackets are written "(1.22-5.16)", which its pattern does not read.
     """
 
     def one(match: re.Match[str]) -> str:
         parts = [p.removeprefix("docid=").strip() for p in re.split(r"\s*,\s*", match.group(1).strip())]
-        if not parts or any(p not in ids for p in parts):
-            return match.group(0)
-        return "[" + ", ".join(ids[p] for p in parts) + "]"
+        if parts and all(p in ids for p in parts):
+            return "[" + ", ".join(ids[p] for p in parts) + "]"
+        return "(" + match.group(1) + ")"
 
-    return _BRACKETS.sub(one, text)
+    return _FULLWIDTH.sub(lambda m: "(" + m.group(1) + ")", _BRACKETS.sub(one, text))
 
 
-def _result_item(kind: str, tool_name: str | None, arguments: Any, output: Any) -> dict[str, Any]:
-    """Return one `result` entry with the four keys the official writer emits."""
-    return {"type": kind, "tool_name": tool_name, "arguments": arguments, "output": output}
+def _result_item(
+    kind: str, tool_name: str | None, arguments: Any, output: Any, our_tool: str | None = None
+) -> dict[str, Any]:
+    """Return one `result` entry with the four keys the official writer emits (and our own tool's name, when it
+    differs from the official one, under `our_tool_name`)."""
+    item = {"type": kind, "tool_name": tool_name, "arguments": arguments, "output": output}
+    if our_tool and our_tool != tool_name:
+        item["our_tool_name"] = our_tool
+    return item
 
 
 def browsecomp_run(
@@ -160,7 +169,10 @@ def browsecomp_run(
     usage: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return one BrowseComp-Plus run object; the final answer is the last `output_text` result item."""
-    result = [_result_item(s["type"], s.get("tool_name"), s.get("arguments"), s.get("output")) for s in steps]
+    result = [
+        _result_item(s["type"], s.get("tool_name"), s.get("arguments"), s.get("output"), s.get("our_tool_name"))
+        for s in steps
+    ]
     if answer:
         result.append(_result_item("output_text", None, None, answer))
     return {

@@ -95,12 +95,20 @@ def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "", s
     return False
 
 
+# A digit of a quote also matches its raised or lowered form: a quote copied as "Blocks4" or "cm2" is found where
+# the text keeps the print's "Blocks⁴" and "cm²" (and the other way round).
+_DIGIT_FORMS = {d: f"[{d}{sup}{sub}]" for d, sup, sub in zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹", "₀₁₂₃₄₅₆₇₈₉", strict=True)}
+_DIGIT_FORMS |= {sup: _DIGIT_FORMS[d] for d, sup in zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹", strict=True)}
+_DIGIT_FORMS |= {sub: _DIGIT_FORMS[d] for d, sub in zip("0123456789", "₀₁₂₃₄₅₆₇₈₉", strict=True)}
+
+
 def locate_quote(text: str, quote: str) -> list[tuple[int, int]]:
-    """Return every (start, end) where the quote occurs in text, runs of whitespace matched loosely."""
+    """Return every (start, end) where the quote occurs in text, runs of whitespace matched loosely (and a digit
+    in any of its plain, raised or lowered forms)."""
     words = quote.split()
     if not words:
         return []
-    pattern = r"\s+".join(re.escape(w) for w in words)
+    pattern = r"\s+".join("".join(_DIGIT_FORMS.get(ch) or re.escape(ch) for ch in word) for word in words)
     return [(m.start(), m.end()) for m in re.finditer(pattern, text)]
 
 

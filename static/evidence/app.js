@@ -54,18 +54,43 @@
 
   // Zoom the PDF pages: the boxes are drawn in the image's own coordinates, so they scale with it.
   var ZOOMS = [1, 1.5, 2, 3];
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button.zoom");
+  var READABLE_PX = 860; // a page narrower than this is hard to read: the audit opens zoomed to about this width
+  function setZoom(next) {
     var pageScroll = document.getElementById("page-scroll");
-    if (!button || !pageScroll) return;
-    var current = parseFloat(pageScroll.style.getPropertyValue("--zoom")) || 1;
-    var step = Number(button.dataset.zoom), index = ZOOMS.indexOf(current);
-    var next = step === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
+    if (!pageScroll) return;
     pageScroll.style.setProperty("--zoom", String(next));
     var level = document.querySelector(".zoom-level");
     if (level) level.textContent = next === 1 ? "fit width" : "×" + next;
     var first = pageScroll.querySelector("svg.span-boxes rect");
     if (first) centerIn(pageScroll, first);
+  }
+  function zoomBy(step) {
+    var pageScroll = document.getElementById("page-scroll");
+    if (!pageScroll) return;
+    var current = parseFloat(pageScroll.style.getPropertyValue("--zoom")) || 1;
+    var index = ZOOMS.indexOf(current);
+    setZoom(step === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))]);
+  }
+  function readableZoom() {
+    var pageScroll = document.getElementById("page-scroll");
+    if (!pageScroll || !pageScroll.clientWidth) return;
+    var wanted = READABLE_PX / pageScroll.clientWidth;
+    var zoom = ZOOMS.filter(function (z) { return z >= wanted; })[0] || ZOOMS[ZOOMS.length - 1];
+    if (zoom !== 1) setZoom(zoom);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.zoom");
+    if (button) zoomBy(Number(button.dataset.zoom));
+  });
+  // + and - zoom the page, 0 fits it to the pane's width.
+  document.addEventListener("keydown", function (event) {
+    if (!document.getElementById("page-scroll")) return;
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || event.metaKey || event.ctrlKey || event.altKey) return;
+    var step = { "+": 1, "=": 1, "-": -1, "_": -1, "0": 0 }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    zoomBy(step);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -220,13 +245,17 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top.
-    if (document.querySelector(".audit")) { markCurrent(); showSpan(); }
+    // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top,
+    // with the page zoomed to a readable width.
+    if (document.querySelector(".audit")) { markCurrent(); readableZoom(); showSpan(); }
   });
   // A "#span" link makes the browser scroll the window to the mark as well; where the panes scroll on
-  // their own (wide screens) that only hides the header, so the window goes back to the top.
+  // their own (wide screens) that only hides the header, so the window goes back to the top. The page images
+  // have their size only now, so both panes are centred on the span again.
   window.addEventListener("load", function () {
+    if (!document.querySelector(".audit")) return;
     var source = document.querySelector(".audit-source");
-    if (source && getComputedStyle(source).overflowY !== "visible") { window.scrollTo(0, 0); showSpan(); }
+    if (source && getComputedStyle(source).overflowY !== "visible") window.scrollTo(0, 0);
+    showSpan();
   });
 })();

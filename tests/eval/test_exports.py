@@ -130,9 +130,9 @@ def test_qasper_predictions_are_the_official_layout_one_line_per_id() -> None:
 
 
 def browsecomp_citations(text: str) -> set[str]:
-    """Read citations the way BrowseComp-Plus's evaluator does: [digits], or digit runs inside [...]."""
-    found = set(re.findall(r"\[(\d+)\]", text))
-    for inner in re.findall(r"\[([^\[\]]*?)\]", text):
+    """Read citations the way BrowseComp-Plus's evaluator does: [digits], or digit runs inside [...] or 【...】."""
+    found = set(re.findall(r"\[(\d+)\]", text)) | set(re.findall(r"【(\d+)】", text))
+    for inner in re.findall(r"\[([^\[\]]*?)\]", text) + re.findall(r"【([^【】]*?)】", text):
         if inner not in found:
             found.update(re.findall(r"\d+", inner))
     return found
@@ -143,5 +143,12 @@ def test_citations_are_renumbered_so_the_evaluator_reads_them_whole() -> None:
     assert browsecomp_citations(explanation) >= {"1809", "06537"}  # what the evaluator made of our ids
     ids = {"1809.06537": "17", "note-3": "4"}
     renumbered = renumber_citations(explanation, ids)
-    assert renumbered == "Tables help [17]. Both agree [17, 4]. See [Figure 2]."
-    assert browsecomp_citations(renumbered) == {"17", "4", "2"}  # "2" is the figure: the evaluator reads any [..2..]
+    assert renumbered == "Tables help [17]. Both agree [17, 4]. See (Figure 2)."
+    assert browsecomp_citations(renumbered) == {"17", "4"}, "the paper's own bracket is no citation"
+
+
+def test_quoted_brackets_make_no_citations() -> None:
+    quoted = "hazard ratio [95% CI]: 2.50 [1.22-5.16] as shown 【3】 and [n = 12] [a]."
+    assert browsecomp_citations(quoted) == {"95", "1", "22", "5", "16", "3", "12"}, "what the evaluator made of it"
+    assert browsecomp_citations(renumber_citations(quoted + " [x1]", {"x1": "8"})) == {"8"}
+    assert renumber_citations("ratio [1.22-5.16] [x1]", {"x1": "8"}) == "ratio (1.22-5.16) [8]"

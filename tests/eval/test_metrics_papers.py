@@ -109,3 +109,11 @@ def test_strict_answers_withheld_answers_and_confidence_about_the_best_candidate
     assert summary["answer_strict"] == 0.0 and summary["candidate_strict"] == 0.5
     assert summary["withheld"] == 0.5 and summary["confident_wrong"] == 0.5
     assert summary["auroc"] == 0.0  # the right candidate had the lower confidence
+
+
+def test_a_quote_is_found_whether_its_digits_are_plain_or_raised():
+    text = "handled by Intel’s Threading-Building-Blocks⁴ library; mobility 1131 cm²V−1s−1 here"
+    assert locate_quote(text, "Threading-Building-Blocks4 library") == [(19, 53)]
+    assert locate_quote(text, "1131 cm2V−1s−1") == [(64, 78)]
+    assert locate_quote("CO₂ and H2O", "CO2 and H₂O") == [(0, 11)]
+    assert locate_quote(text, "Blocks5 library") == [], "a digit matches only its own forms"

@@ -8,6 +8,7 @@ import pytest
 
 from evidence.ingest.parsers import parse_file
 from evidence.ingest.parsers.pdf_symbols import font_family, symbol_text
+from evidence.retrieval.analyzer import standard_tokenize
 from tests.ingest.conftest import assert_document_ok
 from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
 
@@ -31,9 +32,17 @@ def test_it_keeps_a_subscript_split_off_by_pdfium() -> None:
     assert "absorb CO₂ from the air." in text
 
 
-def test_it_leaves_footnote_marks_after_words() -> None:
-    text = _text(Line(72, 650, [Run("We use the PDFBox library"), Run("3", 7, "F1", 4), Run(" to read pages.")]))
-    assert "PDFBox library3 to read pages." in text
+def test_a_footnote_mark_after_a_word_is_raised_and_never_part_of_the_word() -> None:
+    text = _text(Line(72, 650, [Run("We use the PDFBox library"), Run("3", 7, "F1", 4), Run(" to read pages.")]),
+                 Line(72, 620, [Run("Sebastian Seung"), Run("1,2", 7, "F1", 4), Run(" wrote it.")]))  # fmt: skip
+    assert "PDFBox library³ to read pages." in text and "Seung¹,² wrote" in text
+    assert "library" in standard_tokenize(text) and "library3" not in standard_tokenize(text)
+
+
+def test_a_raised_digit_after_a_space_is_left_as_printed() -> None:
+    """A table or matrix cell set a little higher is no footnote: only a mark stuck to a word is raised."""
+    text = _text(Line(72, 650, [Run("Row 0 0 "), Run("1", 7, "F1", 4), Run(" 2 0")]))
+    assert "0 0 1 2 0" in " ".join(text.split())
 
 
 def test_it_maps_an_ams_symbol_font_glyph() -> None:

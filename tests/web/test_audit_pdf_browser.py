@@ -76,11 +76,21 @@ def test_the_pdf_page_shows_the_exact_span(page: Page, asgi_server, user, collec
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "audit-pdf-page.png"))
 
-    # Zoom: the boxes stay on their glyphs at 1.5 times the pane's width.
+    # The page opens at a readable width (the half-screen pane is narrower than that), zoomable from the keyboard;
+    # the boxes stay on their glyphs at every zoom.
+    expect(page.locator(".zoom-level")).to_have_text("×1.5")
+    assert page.evaluate("document.querySelector('figure.pdf-page img').getBoundingClientRect().width") >= 860
+    page.keyboard.press("+")
+    expect(page.locator(".zoom-level")).to_have_text("×2")
+    check_boxes(page, document, pdf)
+    assert page.evaluate(VISIBLE, ["#page-scroll", "svg.span-boxes rect"])["inside"], "zooming keeps the span in view"
+    page.screenshot(path=str(SHOTS / "audit-pdf-zoom.png"))
+    page.keyboard.press("0")
+    expect(page.locator(".zoom-level")).to_have_text("fit width")
+    page.keyboard.press("-")
+    expect(page.locator(".zoom-level")).to_have_text("fit width")
     page.click("button.zoom[data-zoom='1']")
     expect(page.locator(".zoom-level")).to_have_text("×1.5")
-    check_boxes(page, document, pdf)
-    page.screenshot(path=str(SHOTS / "audit-pdf-zoom.png"))
 
     # Citation 2 crosses from page 2 to page 3: drawn on both.
     page.locator("ol.citations a.cite").nth(1).click()

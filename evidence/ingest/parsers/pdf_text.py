@@ -23,6 +23,7 @@ _SUP_CHARS = frozenset("0123456789+-−=()ni")
 _SUB_CHARS = frozenset("0123456789+-−=()aeoxhklmnpstijruv")
 # Fonts that set mathematics: a script after one of their glyphs is an exponent or an index, not a footnote.
 _MATH_FONT = re.compile(r"^(?:[A-Z]{6}\+)?(?:CMMI|CMSY|CMBSY|CMEX|MSAM|MSBM|MT2MI|MT2SY|MT2EX|.*Math)", re.I)
+_FOOTNOTE_MARK = re.compile(r"^\d+(?:[,\-–]\d+)*$")  # 13, 1,2 or 3–5 raised right after a word
 SCRIPT_SIZE = 0.85  # a glyph at most this fraction of its line's size may be a script
 SCRIPT_SHIFT = 0.15  # ... and must sit at least this fraction of the size off the baseline
 
@@ -210,6 +211,10 @@ def _script(kind: str, run: str, before: Char | None) -> str:
     if kind == "sup":
         # An exponent follows a number or a symbol set in a math font; after a word it is a footnote mark.
         if (math or (before is not None and before.text.isdigit())) and set(run) <= _SUP_CHARS:
+            return run.translate(SUPERSCRIPTS)
+        if not math and before is not None and before.text.isalpha() and _FOOTNOTE_MARK.match(run):
+            # A footnote or reference mark right after a word ("time¹³", "Jain¹,²"): raised digits, so they never
+            # run into the word as one token ("time13") and a search for the word finds it.
             return run.translate(SUPERSCRIPTS)
         return f"^{run}" if math and len(run) == 1 else f"^{{{run}}}" if math else run
     if before is not None and before.text.strip() and set(run) <= _SUB_CHARS:
