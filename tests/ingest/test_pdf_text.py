@@ -39,6 +39,13 @@ def test_a_footnote_mark_after_a_word_is_raised_and_never_part_of_the_word() -> 
     assert "library" in standard_tokenize(text) and "library3" not in standard_tokenize(text)
 
 
+def test_a_footnote_mark_opening_a_footnote_is_raised_too() -> None:
+    text = _text(Line(72, 650, [Run("8", 7, "F1", 4), Run("The papers were chosen by hand.")]),
+                 Line(72, 620, [Run("17", 7, "F1", 4), Run("https://example.org/data")]))  # fmt: skip
+    assert "⁸The papers" in text and "¹⁷https://example.org/data" in text
+    assert {"the", "https"} <= {t.lower() for t in standard_tokenize(text)}
+
+
 def test_a_raised_digit_after_a_space_is_left_as_printed() -> None:
     """A table or matrix cell set a little higher is no footnote: only a mark stuck to a word is raised."""
     text = _text(Line(72, 650, [Run("Row 0 0 "), Run("1", 7, "F1", 4), Run(" 2 0")]))

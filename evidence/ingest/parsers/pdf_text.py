@@ -205,16 +205,22 @@ def _script_kind(char: Char, ref: Char) -> str:
     return ""
 
 
-def _script(kind: str, run: str, before: Char | None) -> str:
-    """Write one script run: Unicode where every glyph has a form, a caret/underscore in mathematics."""
+def _script(kind: str, run: str, before: Char | None, after: Char | None = None) -> str:
+    """Write one script run: Unicode where every glyph has a form, a caret/underscore in mathematics.
+
+    `before` is the main-size glyph before the run on its line (None after a space or at the line's start), `after`
+    the glyph right after it.
+    """
     math = before is not None and bool(_MATH_FONT.match(before.font))
     if kind == "sup":
         # An exponent follows a number or a symbol set in a math font; after a word it is a footnote mark.
         if (math or (before is not None and before.text.isdigit())) and set(run) <= _SUP_CHARS:
             return run.translate(SUPERSCRIPTS)
-        if not math and before is not None and before.text.isalpha() and _FOOTNOTE_MARK.match(run):
-            # A footnote or reference mark right after a word ("time¹³", "Jain¹,²"): raised digits, so they never
-            # run into the word as one token ("time13") and a search for the word finds it.
+        stuck_after = before is not None and before.text.isalpha()
+        stuck_before = before is None and after is not None and after.text.isalpha()
+        if not math and (stuck_after or stuck_before) and _FOOTNOTE_MARK.match(run):
+            # A footnote or reference mark stuck to a word ("time¹³", "Jain¹,²", "¹Department", "⁸The papers"):
+            # raised digits, so they never run into the word as one token and a search for the word finds it.
             return run.translate(SUPERSCRIPTS)
         return f"^{run}" if math and len(run) == 1 else f"^{{{run}}}" if math else run
     if before is not None and before.text.strip() and set(run) <= _SUB_CHARS:
@@ -235,7 +241,7 @@ def line_text(line: TextLine) -> str:
     for char in [*line.chars, None]:
         this = _script_kind(char, ref) if char is not None else ""
         if run and this != kind:
-            out.append(_script(kind, "".join(c.text for c in run), before))
+            out.append(_script(kind, "".join(c.text for c in run), before, char))
             run = []
         if char is None:
             break
