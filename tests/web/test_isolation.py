@@ -46,6 +46,3 @@ def test_it_keeps_other_users_out_of_lists(logged_in_client, finished_run, their
         html = logged_in_client.get(url).content.decode()
         assert "Secret" not in html, url
 
-
-def test_the_stream_isolation_is_tested_under_uvicorn():
-    """The SSE view is async and served by uvicorn: see test_stream.test_it_hides_another_users_stream."""
