@@ -104,3 +104,11 @@ def test_real_papers_from_several_publishers_get_their_printed_titles() -> None:
             wrong.append((path.name, document.title, truth))
         assert document.metadata["title_source"] in {"metadata", "layout"}
     assert len(REAL_PDFS) >= 20 and wrong == []
+
+
+def test_a_title_set_in_small_capitals_keeps_every_letter() -> None:
+    """Small capitals are smaller glyphs on the baseline: not footnote marks, so none is dropped."""
+    title = Line(72, 700, [Run("C", 20, "F2"), Run("ITE", 15, "F2"), Run("S", 20, "F2"), Run("EE", 15, "F2"),
+                           Run(": Citations in Context", 20, "F2"), Run("1", 12, "F2", 8)])  # fmt: skip
+    lines = [title, text_line(72, 660, "Ana Silva, Bruno Costa", 11), text_line(72, 620, "We read papers.", 10)]
+    assert parse_file("citesee.pdf", make_pdf([lines]))[0].title == "CITESEE: Citations in Context"

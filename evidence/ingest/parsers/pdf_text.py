@@ -71,8 +71,15 @@ class TextLine:
         self.rotated = any(c.rotated for c in body)
 
     def plain_text(self) -> str:
-        """Return the text of the characters at the main size only (no footnote marks)."""
-        return "".join(c.text for c in self.chars if c.generated or c.size > SCRIPT_SIZE * self.size)
+        """Return the text without its footnote marks: a small glyph raised or lowered off the baseline is a mark,
+        a small glyph on the baseline is a small capital ("CiteSee" set as C + ITE + S + EE) and stays."""
+
+        def kept(c: Char) -> bool:
+            if c.generated or c.size > SCRIPT_SIZE * self.size:
+                return True
+            return abs(c.y - self.baseline) < SCRIPT_SHIFT * self.size
+
+        return "".join(c.text for c in self.chars if kept(c))
 
 
 # The text object of a character, as a plain address: one text object is one text-showing operator, so
