@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from . import events, queueing
+from . import queueing, run_lifecycle
 from .ingest.jobs import file_beat_every_s, refresh_job
 from .models import IngestFile, IngestJob, Run
 
@@ -101,12 +101,11 @@ def requeue_queued_runs(now: datetime) -> dict[str, list[int]]:
         if not due_for_resend(run.sent_at or run.created_at, run.sends, now):
             continue
         if run.sends >= MAX_SENDS:
-            ended = Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-                status=Run.Status.FAILED, finished_at=now,
+            if run_lifecycle.end_run(
+                run.pk, Run.Status.FAILED, expected=[Run.Status.QUEUED], now=now,
                 error="No worker started this run in over an hour: check that a worker is running, then ask again.",
-            )  # fmt: skip
-            if ended:
-                events.emit(run.pk, "finished", {"status": Run.Status.FAILED, "error": "never started"})
+                said="never started",
+            ):  # fmt: skip
                 failed.append(run.pk)
             continue
         if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED, sends=run.sends).update(

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import events, queueing, quotas
+from . import events, queueing, quotas, run_lifecycle
 from .heartbeats import beating
 from .models import Collection, Run
 from .run_config import RunConfig
@@ -188,7 +188,7 @@ def heartbeat(run: Run) -> AbstractContextManager[None]:
     budget = float(run.budget_s or settings.EVIDENCE_RUN_BUDGET_S)
     return beating(
         f"run-{run.pk}-heartbeat",
-        lambda: Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(heartbeat_at=timezone.now()),
+        lambda: run_lifecycle.beat(run.pk, only_running=True),
         every_s=run_beat_every_s(),
         for_at_most_s=2 * budget + window,
     )
@@ -212,11 +212,11 @@ def cancel_run(run: Run) -> bool:
     A queued run ends here (its task will find it claimed and do nothing); a running one is told through its
     status, which the loop reads at its next step and ends 'cancelled' with what it has.
     """
-    now = timezone.now()
-    if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(status=Run.Status.CANCELLED, finished_at=now):
-        events.emit(run.pk, "finished", {"status": Run.Status.CANCELLED, "error": "cancelled before it started"})
+    if run_lifecycle.end_run(
+        run.pk, Run.Status.CANCELLED, expected=[Run.Status.QUEUED], said="cancelled before it started"
+    ):
         return True
-    return bool(Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(status=Run.Status.CANCELLED))
+    return run_lifecycle.ask_to_cancel(run.pk)
 
 
 STALE_AFTER_S = 180
@@ -251,9 +251,7 @@ def claim_run(run_id: int, retry: bool = False) -> Run | None:
         )
         if run.status != Run.Status.QUEUED and not stranded:
             return None
-        run.status = Run.Status.RUNNING
-        run.started_at = run.heartbeat_at = timezone.now()  # alive from the claim on, not from its first step
-        run.save(update_fields=["status", "started_at", "heartbeat_at"])
+        run_lifecycle.mark_running(run)  # alive from the claim on, not from its first step
     return run
 
 
@@ -285,13 +283,10 @@ def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = Non
         stale = stale.filter(pk=run_id)
     reaped = []
     for run in stale:
-        updated = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
-            status=Run.Status.FAILED,
+        if run_lifecycle.end_run(
+            run.pk, Run.Status.FAILED, expected=[Run.Status.RUNNING],
             error="The worker running this run stopped (its heartbeat was lost); the trajectory so far is kept.",
-            finished_at=timezone.now(),
-        )
-        if updated:
-            funnel = Trajectory.from_dict(run.trajectory).counts()
-            events.emit(run.pk, "finished", {"status": Run.Status.FAILED, "error": "worker lost", "funnel": funnel})
+            said="worker lost", details={"funnel": Trajectory.from_dict(run.trajectory).counts()},
+        ):  # fmt: skip
             reaped.append(run.pk)
     return reaped

@@ -6,13 +6,13 @@ context; it never imports the ORM. A test or a dry run can hand the context anot
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from .. import run_lifecycle
 from ..judge.localize import EvidenceSpan
 from ..judge.types import Unit
 from ..models import Document, Judgment, Run, Span
@@ -25,16 +25,7 @@ class RunCancelled(Exception):
 
 def heartbeat(run_id: int, trajectory: Trajectory | None) -> str | None:
     """Save the heartbeat (and the trajectory, when given) in one statement; return the run's current status."""
-    with connection.cursor() as cursor:
-        if trajectory is None:
-            cursor.execute("UPDATE evidence_run SET heartbeat_at = now() WHERE id = %s RETURNING status", [run_id])
-        else:
-            cursor.execute(
-                "UPDATE evidence_run SET heartbeat_at = now(), trajectory = %s WHERE id = %s RETURNING status",
-                [json.dumps(trajectory.as_dict()), run_id],
-            )
-        row = cursor.fetchone()
-    return row[0] if row else None
+    return run_lifecycle.beat(run_id, None if trajectory is None else trajectory.as_dict())
 
 
 class RunRecorder:
@@ -117,8 +108,8 @@ class RunRecorder:
         """
         run = self.run
         with transaction.atomic():
-            current = Run.objects.select_for_update().filter(pk=run.pk).values("status", "error", "finished_at")
-            end = current.first() or {"status": Run.Status.RUNNING, "error": run.error, "finished_at": None}
+            end = run_lifecycle.end_state(run.pk) or {"status": Run.Status.RUNNING, "error": run.error,
+                                                       "finished_at": None}  # fmt: skip
             ended_elsewhere = end["status"] not in (Run.Status.RUNNING, Run.Status.CANCELLED)
             if end["status"] == Run.Status.CANCELLED:
                 status = Run.Status.CANCELLED
@@ -152,20 +143,11 @@ class RunRecorder:
             run.trajectory = self.trajectory.as_dict()
             if ended_elsewhere:
                 status, run.error = end["status"], end["error"]
-            run.status = status
-            run.finished_at = end["finished_at"] if ended_elsewhere else timezone.now()
-            run.save(update_fields=["answer", "trajectory", "status", "finished_at", "error", "spent_usd", "calls"])
+            finished_at = end["finished_at"] if ended_elsewhere else timezone.now()
+            run_lifecycle.record_end(run, status, finished_at, ["answer", "trajectory", "error", "spent_usd", "calls"])
         self.emit(run.pk, "answer", run.answer)
         if ended_elsewhere:  # its 'finished' event was sent when it was ended
             return run
-        self.emit(
-            run.pk,
-            "finished",
-            {
-                "status": run.status,
-                "error": run.error,
-                "funnel": self.trajectory.counts(),
-                "elapsed_s": round(run.elapsed_s or 0.0, 3),
-            },
-        )
+        details = {"funnel": self.trajectory.counts(), "elapsed_s": round(run.elapsed_s or 0.0, 3)}
+        run_lifecycle.announce_end(run.pk, run.status, run.error, details, emit=self.emit)
         return run

@@ -169,3 +169,55 @@ def test_no_modules_import_each_other_in_a_circle():
 
 def test_the_circle_check_finds_a_circle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# ------------------------------------------------------------------ one writer of a run's life
+
+LIFE = {"status", "heartbeat_at"}  # the fields only evidence/run_lifecycle.py writes
+
+
+def life_writes(source: str) -> list[int]:
+    """Lines of a module that write a run's status or heartbeat: Run.objects...update(status=...), a save of a
+    run with those update_fields, or raw SQL that sets them."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = ast.unparse(node.func.value)
+            keywords = {k.arg for k in node.keywords}
+            if node.func.attr == "update" and receiver.startswith("Run.objects") and keywords & LIFE:
+                found.append(node.lineno)
+            fields = next((k.value for k in node.keywords if k.arg == "update_fields"), None)
+            if node.func.attr == "save" and receiver.split(".")[-1] == "run" and fields is not None:
+                names = {e.value for e in getattr(fields, "elts", []) if isinstance(e, ast.Constant)}
+                if names & LIFE:
+                    found.append(node.lineno)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            sql = " ".join(node.value.split()).lower()
+            if "update evidence_run set" in sql and ("heartbeat_at" in sql or "status =" in sql):
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_only_the_run_lifecycle_writes_a_runs_status_or_heartbeat():
+    writers = {
+        f"{path.relative_to(APP.parent)}:{line}"
+        for path in sorted(APP.rglob("*.py"))
+        if "migrations" not in path.parts and path.name != "run_lifecycle.py"
+        for line in life_writes(path.read_text())
+    }
+    assert writers == set()
+    assert life_writes((APP / "run_lifecycle.py").read_text()), "the check sees the lifecycle's own writes"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Run.objects.filter(pk=1).update(status='failed')",
+        "Run.objects.filter(pk=1, status='running').update(heartbeat_at=now)",
+        "run.save(update_fields=['status', 'answer'])",
+        "cursor.execute('UPDATE evidence_run SET heartbeat_at = now() WHERE id = %s', [1])",
+    ],
+)
+def test_the_life_check_sees_each_way_of_writing(source):
+    assert life_writes(source) == [1]
+    assert life_writes("IngestFile.objects.filter(pk=1).update(status='failed')") == []
