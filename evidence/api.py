@@ -347,16 +347,20 @@ def idempotency_key_of(request: HttpRequest) -> str | None:
     return key
 
 
-def start_or_refuse(start: Callable[[], tuple[Run, bool]]) -> tuple[Run, bool] | HttpResponse:
-    """Start a run; a refused request is a 400 naming what is wrong, a queue that is away a 503 with Retry-After."""
+def start_or_refuse(start: Callable[[], tuple[Run, bool]], same: Callable[[Run], bool]) -> Run | HttpResponse:
+    """Start a run; a refused request is a 400 naming what is wrong, a queue that is away a 503 with Retry-After,
+    and an Idempotency-Key that already started a run `same` does not recognise a 409."""
     try:
-        return start()
+        run, created = start()
     except runs.RunRefused as error:
         raise HttpError(400, str(error)) from error
     except runs.QueueDown as error:
         response = JsonResponse({"detail": str(error)}, status=503)
         response["Retry-After"] = str(queueing.RETRY_AFTER_S)
         return response
+    if not created and not same(run):
+        raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
+    return run
 
 
 @router.post(
@@ -380,13 +384,8 @@ def create_run(request: HttpRequest, body: schemas.RunIn):
             config=user_config(body.searcher, scope, body.options), idempotency_key=key,
         )  # fmt: skip
 
-    started = start_or_refuse(start)
-    if isinstance(started, HttpResponse):
-        return started
-    run, created = started
-    if not created and (run.collection_id, run.question) != (collection.pk, body.question.strip()):
-        raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
-    return Status(201, run_out(run))
+    run = start_or_refuse(start, lambda r: (r.collection_id, r.question) == (collection.pk, body.question.strip()))
+    return run if isinstance(run, HttpResponse) else Status(201, run_out(run))
 
 
 @router.post(
@@ -400,13 +399,11 @@ def follow_up(request: HttpRequest, run_id: int, body: schemas.FollowUpIn):
     parent = my_run(request, run_id)
     key = idempotency_key_of(request)
     options = body.options.model_dump(exclude_none=True) if body.options else None
-    started = start_or_refuse(lambda: runs.start_follow_up(request.user, parent, body.question, options, key))
-    if isinstance(started, HttpResponse):
-        return started
-    run, created = started
-    if not created and (run.follows_id, run.question) != (parent.pk, body.question.strip()):
-        raise HttpError(409, "This Idempotency-Key was already used for a different run: use a new key.")
-    return Status(201, run_out(run))
+    run = start_or_refuse(
+        lambda: runs.start_follow_up(request.user, parent, body.question, options, key),
+        lambda r: (r.follows_id, r.question) == (parent.pk, body.question.strip()),
+    )
+    return run if isinstance(run, HttpResponse) else Status(201, run_out(run))
 
 
 @router.get("/runs", response={200: schemas.RunPage, **ERRORS}, tags=["runs"])

@@ -21,14 +21,14 @@ def test_the_ticker_speaks_only_into_silence_and_names_the_step():
         ticker.emit(7, "search", {"query": "q"})
         with progress.step("Preparing the sentences of “A” for reading", total=10) as advance:
             advance(4)
-            time.sleep(0.55)
+            time.sleep(0.9)  # the ticker speaks at 0.2 s and 0.4 s of silence, at least
         ticker.emit(7, "judgment", {})
         time.sleep(0.1)
         assert [k for k, _ in said].count(PROGRESS) >= 2 and said[-1][0] == "judgment", "nothing while it speaks"
         ticking = [p for k, p in said if k == PROGRESS]
         assert ticking[0]["what"] == "Preparing the sentences of “A” for reading"
         assert (ticking[0]["done"], ticking[0]["total"], ticking[0]["after"]) == (4, 10, "search")
-        time.sleep(0.3)
+        time.sleep(0.6)
         assert said[-1] == (PROGRESS, {"after": "judgment"}), "after the step, it says which step the run is in"
     finally:
         progress._current.reset(token)
