@@ -181,6 +181,8 @@ def in_context(question: str, earlier: Sequence[tuple[str, str]] = ()) -> str:
     if not (REFERS_BACK.search(question) or len(own) <= 2):
         return question
     last_question, last_answer = earlier[-1]
+    if last_answer.strip().lower().rstrip(".") in {"yes", "no"}:
+        last_answer = ""  # a polar answer names nothing a pronoun could point back to
     carried: list[str] = []
     for word in content_words(last_answer) + content_words(last_question):
         if word.lower() not in own and word.lower() not in {w.lower() for w in carried}:

@@ -30,6 +30,12 @@ def test_a_follow_up_that_points_back_is_searched_with_the_threads_words():
     assert in_context("What about its recall?", EARLIER).endswith("(SPECTER model document embeddings)")
 
 
+def test_a_yes_or_no_answer_lends_no_words():
+    assert in_context("By how much does it delay it?", [("Does caffeine delay sleep onset?", "Yes")]) == (
+        "By how much does it delay it? (caffeine sleep onset)"
+    )
+
+
 def test_a_self_contained_question_is_planned_as_if_asked_alone():
     question = "How many citation triplets were used to train SPECTER?"
     assert make_plan(question, EARLIER) == make_plan(question)
