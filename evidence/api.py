@@ -20,6 +20,7 @@ from .eval.compare_runs import compare as compare_runs
 from .event_stream import json_events, resume_point
 from .exports import FORMATS
 from .ingest.jobs import RETRY_REFUSED, create_job, retry_file
+from .ingest.library_import import file_note, library_report
 from .models import Collection, Document, Evaluation, IngestFile, IngestJob, Run, Span
 from .run_config import RunConfig, user_config
 from .tasks import enqueue_files, enqueue_ingest
@@ -119,9 +120,11 @@ def upload_out(job: IngestJob) -> dict[str, Any]:
                 "passages": f.passages,
                 "duplicates": list(f.duplicates or []),
                 "retryable": f.status == IngestFile.Status.FAILED and f.retryable,
+                "note": file_note(f),
             }
             for f in job.files.all()
         ],
+        "libraries": library_report(job),
     }
 
 

@@ -234,6 +234,9 @@ class IngestFile(models.Model):
     sends = models.PositiveSmallIntegerField(default=0)  # times its task was queued (the reaper queues a lost one)
     sent_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)  # moved while it is parsed and embedded: its heartbeat
+    # A library file (BibTeX, CSL-JSON): {"entries", "tied" (file name -> entry key), "unreadable"}; a web snapshot
+    # skipped beside its entry's PDF: {"skipped": sentence}. See ingest/library_import.py.
+    library = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -89,6 +89,23 @@ class FileOut(Schema):
         description="a failed file another try can mend (a time limit, a lost worker): POST its retry; false "
         "for a file that fails the same way every time (empty, damaged, unsupported): fix it and upload it again"
     )
+    note: str = Field(
+        "", description="a library file read, or a web snapshot skipped beside its entry's PDF; empty otherwise"
+    )
+
+
+class MissingEntryOut(Schema):
+    key: str
+    title: str
+    reason: str = Field(description="why no document took this entry, and what to do")
+
+
+class LibraryOut(Schema):
+    file: str = Field(description="the BibTeX or CSL-JSON file")
+    entries: int
+    matched: int = Field(description="entries a document of the collection took (title, authors, year, venue, DOI)")
+    without_document: list[MissingEntryOut] = Field(description="every entry no document took, never dropped")
+    unreadable: list[str] = Field(description="entries of the file that could not be read")
 
 
 class UploadOut(Schema):
@@ -105,6 +122,7 @@ class UploadOut(Schema):
     created_at: datetime
     finished_at: datetime | None
     files: list[FileOut]
+    libraries: list[LibraryOut] = Field(description="the reference libraries in the upload, entry by entry")
 
 
 class DocumentOut(Schema):

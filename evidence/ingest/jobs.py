@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ..heartbeats import beating
 from ..models import Collection, Document, IngestFile, IngestFileData, IngestJob
+from .library_import import apply_libraries, read_libraries, tie_duplicate
 from .parsers import expand_upload
 from .parsers.archive import is_zip
 from .store import store_documents
@@ -50,6 +51,7 @@ def create_job(collection: Collection, uploads: Iterable[tuple[str, BinaryIO | b
         target.unlink(missing_ok=True)
         record.stored_path = IN_POSTGRES
         record.save()
+    read_libraries(list(job.files.all()))
     refresh_job(job.pk)
     job.refresh_from_db()
     return job
@@ -175,11 +177,14 @@ def _unpack(record: IngestFile, data: bytes) -> None:
     if not members:
         raise IngestError(record.name, "holds no files to ingest: check that it is the archive you meant")
     with transaction.atomic():
+        created = []
         for name, content in members:
             member = IngestFile.objects.create(job_id=record.job_id, archive=record, name=name[:500], size=len(content))
             IngestFileData.objects.create(file=member, data=content)
             member.stored_path = IN_POSTGRES
             member.save(update_fields=["stored_path"])
+            created.append(member)
+        read_libraries(created)  # before any member is queued to a worker: each finds its library entry
         record.status = IngestFile.Status.UNPACKED  # committed with the members: a retried task never unpacks twice
         record.save(update_fields=["status", "updated_at"])
         IngestFileData.objects.filter(file=record).delete()  # each member keeps its own bytes; the zip is not needed
@@ -206,6 +211,7 @@ def _stored_bytes(record: IngestFile) -> bytes:
 def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
     job = record.job
     documents = parse_with_limits(record.name, data, limits())
+    apply_libraries(record, documents)
     embedder = _embedder() if embed else None
 
     def progress(_documents: int, passages: int) -> None:
@@ -217,6 +223,8 @@ def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
     record.status = IngestFile.Status.EMBEDDING
     record.save(update_fields=["status", "updated_at"])
     result = store_documents(job.collection, record.name, documents, embedder, progress)
+    if not result.documents:
+        tie_duplicate(job.collection_id, documents)  # a paper already stored still takes its library entry
     # A worker lost between storing and indexing left documents the index lacks: a later attempt adds them too
     # (add_documents skips what the index already holds).
     stored = Document.objects.filter(collection_id=job.collection_id, source_name=record.name).values_list("pk")

@@ -17,6 +17,7 @@ from ..document_search import MAX_MATCHES, MAX_QUERY_CHARS, find_matches
 from ..forms import CollectionForm
 from ..ingest import jobs
 from ..ingest.jobs import create_job
+from ..ingest.library_import import file_note, library_report
 from ..ingest.parsers import ACCEPTED_FORMATS
 from ..models import Citation, Collection, Document, IngestFile, IngestJob, SourceFile
 from ..tasks import enqueue_files, enqueue_ingest
@@ -88,7 +89,7 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
 def _accept_upload(request: HttpRequest, collection: Collection) -> HttpResponse:
     files = request.FILES.getlist("files")
     if not files:
-        messages.error(request, "Choose or drop at least one file (PDF, JATS XML, HTML, text, Markdown, JSONL or zip).")
+        messages.error(request, f"Choose or drop at least one file ({ACCEPTED_FORMATS}).")
         return redirect("collection", pk=collection.pk)
     with transaction.atomic():
         job = create_job(collection, [(f.name, f) for f in files])
@@ -105,6 +106,7 @@ def job(request: HttpRequest, pk: int) -> HttpResponse:
         "done": job.status in IngestJob.FINISHED,
         "files_pct": _pct(job.files_done, job.files_total),
         "passages_pct": _pct(job.passages_embedded, job.passages_total),
+        "libraries": library_report(job),
     }
     if request.htmx:
         return render(request, "evidence/job.html#progress", context)
@@ -123,6 +125,7 @@ def file_rows(job: IngestJob) -> list[IngestFile]:
             f.member_name = f.name.removeprefix(f"{f.archive_name}/")  # the row sits under its zip already
     rows: list[IngestFile] = []
     for f in files:
+        f.note = file_note(f)
         if not f.archive_id:
             f.member_count = len(members.get(f.pk, []))
             rows.extend([f, *members.get(f.pk, [])])

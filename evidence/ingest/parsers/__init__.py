@@ -19,7 +19,8 @@ _UNREADABLE_JSON = "could not be read: its JSON is nested too deeply or holds a 
 _FIX = "check that the file is complete and in that format, then upload it again"
 # The one list of accepted formats: upload errors and the upload form both show it.
 ACCEPTED_FORMATS = (
-    "PDF, JATS XML, HTML, plain text, Markdown, S2ORC or QASPER JSON, JSON lines (.jsonl), or a zip of these"
+    "PDF, JATS XML, HTML, plain text, Markdown, S2ORC or QASPER JSON, JSON lines (.jsonl), a Zotero, BibTeX or "
+    "CSL-JSON library with its PDFs, or a zip of these"
 )
 _FORMAT_NAMES = {
     "pdf": "a PDF",
