@@ -14,6 +14,11 @@ if os.environ.get("EVIDENCE_SERVE_STATIC", "1") == "1":
 
     application = serve_static(application)
 
+# The MCP server at /mcp (streamable HTTP), for assistants and agents that speak the Model Context Protocol.
+from evidence.mcp_asgi import McpMount  # noqa: E402
+
+application = McpMount(application)
+
 # Refuse oversized bodies from their headers, before Django spools them to disk.
 from django.conf import settings  # noqa: E402
 

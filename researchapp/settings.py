@@ -76,6 +76,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 56379)}/0")
 CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_DEFAULT_QUEUE = env_str("EVIDENCE_TASK_QUEUE", "celery")  # where runs and files are sent
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

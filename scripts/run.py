@@ -30,7 +30,11 @@ RESTART_WINDOW_S = 60.0
 MAX_RESTARTS_PER_WINDOW = 5
 
 
-def worker_command(python: str = PY, pool: str = WORKER_POOL, queues: str = "celery,judge",
+# The queues runs and files (EVIDENCE_TASK_QUEUE) and System 1's batches (EVIDENCE_JUDGE_QUEUE) are sent to.
+QUEUES = f"{os.environ.get('EVIDENCE_TASK_QUEUE', 'celery')},{os.environ.get('EVIDENCE_JUDGE_QUEUE', 'judge')}"
+
+
+def worker_command(python: str = PY, pool: str = WORKER_POOL, queues: str = QUEUES,
                    hostname: str = "evidence@%h") -> list[str]:
     """The Celery worker as the app ships it: prefork pool, the default and System 1 queues."""
     return [
