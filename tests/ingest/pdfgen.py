@@ -13,6 +13,12 @@ FONTS = {
     "F4": "/Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding",
     "F5": "/Type /Font /Subtype /Type1 /BaseFont /Times-Italic /Encoding /WinAnsiEncoding",
     "FM": "/Type /Font /Subtype /Type1 /BaseFont /MSAM10 /FirstChar 38 /LastChar 46 /Widths [778 0 0 0 0 0 0 0 778]",
+    # TeX text fonts without a ToUnicode map: OT1 (cmr10) keeps ff..ffl at 0x0B-0x0F, T1 (sfrm1000) at 0x1B-0x1F;
+    # the typewriter font cmtt10 has other glyphs there.
+    **{
+        name: f"/Type /Font /Subtype /Type1 /BaseFont /{base} /FirstChar 0 /LastChar 127 /Widths [{' 500' * 128} ]"
+        for name, base in (("FO", "CMR10"), ("FC", "SFRM1000"), ("FW", "CMTT10"))
+    },
 }
 
 
@@ -44,7 +50,7 @@ def text_line(x: float, y: float, text: str, size: float = 10.0, font: str = "F1
 
 def _string(text: str) -> str:
     """Return a PDF literal string in WinAnsi bytes (Latin-1 is close enough for tests)."""
-    escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").replace("\r", "\\r")
     return "(" + escaped + ")"
 
 

@@ -30,7 +30,11 @@ def _key(text: str) -> str:
 
 
 def align(canonical: str, base: int, chars: Sequence[tuple[int, str]]) -> list[Run]:
-    """Return the runs mapping ``canonical`` (starting at document offset ``base``) onto ``(index, text)`` chars."""
+    """Return the runs mapping ``canonical`` (starting at document offset ``base``) onto ``(index, text)`` chars.
+
+    A glyph read as several letters (a ligature spelled out, "ff") maps each of its letters to its one index.
+    """
+    chars = [(index, letter) for index, text in chars for letter in (text if len(text) > 1 else (text,))]
     keys = [_key(text) for _, text in chars]
     indices = [index for index, _ in chars]
     spaces = [not key.strip() for key in keys]

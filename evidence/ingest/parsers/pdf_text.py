@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import pypdfium2.raw as pdfium_c
 
+from .pdf_ligatures import repair_ligatures
 from .pdf_symbols import font_family, symbol_text
 
 SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
@@ -123,20 +124,25 @@ def read_chars(textpage: pdfium_c.FPDF_TEXTPAGE) -> list[Char]:
         pdfium_c.FPDFText_GetCharBox(textpage, last, left, right, bottom, top)
         angle = pdfium_c.FPDFText_GetCharAngle(textpage, first)
         rotated = 0.1 < angle < 6.18  # radians; anything but upright
-        for index, code in segment:
-            text = _char_text(code)
-            if family:
+        texts = [_char_text(code) for _, code in segment]
+        if family:
+            for k, (index, code) in enumerate(segment):
                 error = bool(pdfium_c.FPDFText_HasUnicodeMapError(textpage, index))
-                text = symbol_text(family, code, error) or text
+                texts[k] = symbol_text(family, code, error) or texts[k]
+        else:
+            texts = repair_ligatures([code for _, code in segment], texts, font)
+        for (index, _code), text in zip(segment, texts, strict=True):
             chars.append(Char(text, size, x.value, y.value, right.value, font, not text.strip(), rotated, index, scale))
 
     for index in range(count):
         code = pdfium_c.FPDFText_GetUnicode(textpage, index)
         obj = _TEXT_OBJECT(handle, index)
-        if obj != current or code in (10, 13):
+        # A line break pdfium inserts has no text object; a printed glyph at code 13 (OT1's fl) has one.
+        line_break = code in (10, 13) and not obj
+        if obj != current or line_break:
             flush()
             segment = []
-            current = None if code in (10, 13) else obj
+            current = None if line_break else obj
         segment.append((index, code))
     flush()
     return chars
