@@ -25,6 +25,8 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "judge": [("bench/judge_bench.py", [], False)],
     "titles": [("bench/pdf_titles.py", [], False)],  # PDF titles against the real ones, 22 papers
     "load": [("bench/load_test.py", [], False)],
+    # The first questions on 20 freshly uploaded real papers, cold and prepared for reading (about 10 minutes).
+    "first-question": [("bench/first_question.py", [], False)],
     # Tens of minutes, only when named (make bench-ingest-1000): through the shipped worker, as a browser upload.
     "ingest-1000": [("bench/ingest_1000.py", ["--worker"], False)],
 }

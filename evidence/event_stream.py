@@ -1,4 +1,5 @@
-"""A run's live events as server-sent events: one loop, two renderers (JSON for the API, HTML for pages).
+"""A run's live events as server-sent events: one loop and the JSON renderer of the API (the run page's HTML
+renderer is views/stream.py's, which passes its own reader to `event_stream`).
 
 Streams share the process's one LISTEN connection and its few reader threads (evidence.broadcast), so an open
 stream costs no database connection of its own. Events are always read by seq after the last one sent: a lost
@@ -133,42 +134,3 @@ def read_json(run_id: int, after: int, idle: bool) -> Batch:
 def json_events(run_id: int, after: int, max_s: float | None = None) -> AsyncIterator[str]:
     """The API's stream of a run."""
     return event_stream(run_id, after, read_json, api_max_s() if max_s is None else max_s)
-
-
-# ------------------------------------------------------------------ the HTML renderer (the run page)
-
-
-def page_max_s() -> float:
-    return float(getattr(settings, "EVIDENCE_PAGE_SSE_MAX_S", 300.0))
-
-
-def read_html(run_id: int, after: int, idle: bool) -> Batch:
-    """Render the events after `after` as timeline steps, then the metrics (also when idle: time moves), then
-    the finished panel when the run has ended."""
-    from django.template.loader import render_to_string
-    from django.utils import timezone
-
-    from . import events
-    from .models import Run
-    from .views import timeline
-
-    run = Run.objects.select_related("collection").get(pk=run_id)
-    new = events.events_after(run_id, after)
-    messages = [
-        timeline.sse_message("step", timeline.render_entries(run, [entry]), entry.seq)
-        for entry in timeline.entries(run, new)
-    ]
-    last = new[-1].seq if new else after
-    finished = any(e.kind == "finished" for e in new)
-    if not finished and run.is_finished and run.finished_at and not new:
-        finished = (timezone.now() - run.finished_at).total_seconds() > FINISHED_GRACE_S
-    if new or idle or finished:
-        messages.append(timeline.sse_message("metrics", timeline.render_metrics(run)))
-    if finished:
-        messages.append(timeline.sse_message("finished", render_to_string("evidence/_finished.html", {"run": run})))
-    return Batch(messages, last, finished)
-
-
-def html_events(run_id: int, after: int, max_s: float | None = None) -> AsyncIterator[str]:
-    """The run page's stream: htmx swaps each step into the timeline."""
-    return event_stream(run_id, after, read_html, page_max_s() if max_s is None else max_s)

@@ -67,12 +67,21 @@ class CollectionIn(BodyIn):
     description: Text = Field("", max_length=5000)
 
 
+class PreparedOut(Schema):
+    ready: int = Field(description="sentences and paragraphs whose vectors System 1 reads are computed")
+    total: int
+    done: bool = Field(description="ready for questions: every paper is prepared for reading")
+
+
 class CollectionOut(Schema):
     id: int
     name: str
     description: str
     documents: int
     created_at: datetime
+    prepared: PreparedOut | None = Field(
+        None, description="one collection only: how far its papers are prepared for reading in the background"
+    )
 
 
 class FileOut(Schema):

@@ -23,18 +23,19 @@ def record_event(run_id: int, kind: str, payload: dict[str, Any]) -> int:
     return events.emit(run_id, kind, payload).seq
 
 
-@shared_task(
-    name="evidence.ingest_file",
-    bind=True,
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=1,
-    retry_backoff_max=20,
-    retry_jitter=False,
-    # Retries every 20 s at most, for about half an hour of database outage: the file ends within seconds of the
-    # database's return. Past that it waits for the reaper, which never gives up that fast.
-    max_retries=int(os.environ.get("EVIDENCE_INGEST_RETRIES", "100")),
-)
+# A task that loses Postgres retries every 20 s at most, for about half an hour of outage: it ends within seconds
+# of the database's return. Past that a file waits for the reaper, which never gives up that fast.
+RIDES_OUT_OUTAGES = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 20,
+    "retry_jitter": False,
+    "max_retries": int(os.environ.get("EVIDENCE_INGEST_RETRIES", "100")),
+}
+
+
+@shared_task(name="evidence.ingest_file", bind=True, **RIDES_OUT_OUTAGES)
 def ingest_file(self, file_id: int) -> str | None:
     """Parse, embed and index one uploaded file; a repeated delivery of the same file is a no-op.
 
@@ -44,7 +45,38 @@ def ingest_file(self, file_id: int) -> str | None:
     record = jobs.process_file(file_id, resume=self.request.retries > 0)
     if record is not None and record.status == record.Status.UNPACKED:
         enqueue_files(list(record.members.filter(status=record.Status.QUEUED).values_list("pk", flat=True)))
+    if record is not None and record.status == record.Status.DONE and record.documents_added:
+        enqueue_preparation(jobs.documents_of(record))
     return record.status if record else None
+
+
+@shared_task(name="evidence.prepare_for_reading", **RIDES_OUT_OUTAGES)
+def prepare_for_reading(document_ids: list[int]) -> int:
+    """Embed one chunk of these documents' sentences and paragraphs, then queue the next chunk (if any)."""
+    from .ingest.prepare import prepare_some
+
+    embedded, remaining = prepare_some(document_ids)
+    if remaining:
+        enqueue_preparation(remaining)
+    return embedded
+
+
+def enqueue_preparation(document_ids: list[int]) -> bool:
+    """Queue the background preparation of documents for reading (after the current transaction commits); False
+    when it is off or the broker is away (a question then embeds what it reads, as before)."""
+    from django.conf import settings
+
+    if not document_ids or not settings.EVIDENCE_PREPARE_IN_BACKGROUND:
+        return False
+
+    def send() -> None:
+        try:
+            prepare_for_reading.apply_async((list(document_ids),), queue=settings.EVIDENCE_PREPARE_QUEUE)
+        except Exception:  # the broker is away: the first question on these papers embeds what it reads
+            logging.getLogger(__name__).warning("could not queue the preparation of %d documents", len(document_ids))
+
+    transaction.on_commit(send)
+    return True
 
 
 def enqueue_files(file_ids: list[int]) -> None:

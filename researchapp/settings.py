@@ -126,6 +126,10 @@ EVIDENCE_INDEX_DIR = DATA_DIR / "indexes"
 EVIDENCE_UPLOAD_DIR = DATA_DIR / "uploads"
 EVIDENCE_JUDGE_QUEUE = env_str("EVIDENCE_JUDGE_QUEUE", "judge")  # System 1 batches fan out on this queue
 EVIDENCE_JUDGE_FANOUT = env_bool("EVIDENCE_JUDGE_FANOUT", True)
+# Papers are prepared for reading (their sentence and paragraph vectors) in the background once indexed, in small
+# chunks on this queue, so the first questions on a new collection do not pay for it (evidence/ingest/prepare.py).
+EVIDENCE_PREPARE_QUEUE = env_str("EVIDENCE_PREPARE_QUEUE", "prepare")
+EVIDENCE_PREPARE_IN_BACKGROUND = env_bool("EVIDENCE_PREPARE_IN_BACKGROUND", True)
 EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
 # Reliability and limits.

@@ -30,8 +30,12 @@ RESTART_WINDOW_S = 60.0
 MAX_RESTARTS_PER_WINDOW = 5
 
 
-# The queues runs and files (EVIDENCE_TASK_QUEUE) and System 1's batches (EVIDENCE_JUDGE_QUEUE) are sent to.
-QUEUES = f"{os.environ.get('EVIDENCE_TASK_QUEUE', 'celery')},{os.environ.get('EVIDENCE_JUDGE_QUEUE', 'judge')}"
+# The queues runs and files (EVIDENCE_TASK_QUEUE), System 1's batches (EVIDENCE_JUDGE_QUEUE) and the background
+# preparation of papers for reading (EVIDENCE_PREPARE_QUEUE) are sent to.
+QUEUES = ",".join(
+    os.environ.get(f"EVIDENCE_{name}_QUEUE", default)
+    for name, default in (("TASK", "celery"), ("JUDGE", "judge"), ("PREPARE", "prepare"))
+)
 
 
 def worker_command(python: str = PY, pool: str = WORKER_POOL, queues: str = QUEUES,

@@ -30,6 +30,8 @@ def no_progress_ticks(settings):
     """Progress events come from a thread with its own connection: only tests of them (transactional) turn them
     on, and the app as `make run` starts it (the journey tests) has them as shipped."""
     settings.EVIDENCE_PROGRESS_QUIET_S = 0
+    # Likewise background preparation of sentence vectors: its tests turn it on (the journey tests run it as shipped).
+    settings.EVIDENCE_PREPARE_IN_BACKGROUND = False
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +44,7 @@ def celery_app_for_tests():
     app.conf.task_default_queue = queue
     # System 1 batches go to the same session queue, so the test worker judges them.
     settings.EVIDENCE_JUDGE_QUEUE = queue
+    settings.EVIDENCE_PREPARE_QUEUE = queue
     app.conf.task_always_eager = False
     return app
 

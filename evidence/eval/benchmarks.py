@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..ingest.parsers import parse_file
 from ..ingest.store import store_documents, text_sha256
 from ..models import Collection, Document, Region, Run
 from ..retrieval import index_store
-from .metrics import f1_at_k, ndcg_at_k, recall_at_k
-from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores
-from .metrics_qasper import qasper_question_scores, reference_from_answer
+from .metrics import f1_at_k, ndcg_at_k, prf_from_counts, recall_at_k
+from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores, hotpot_summary
+from .metrics_qasper import qasper_question_scores, qasper_summary, reference_from_answer
 from .metrics_scifact import claim_rationale_counts
 
 
@@ -91,8 +93,35 @@ def cited_spans(run: Run, delivered: bool = False) -> list[Any]:
 # ------------------------------------------------------------------ SciFact
 
 
+def rounded(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (round(v, 4) if isinstance(v, float) else rounded(v) if isinstance(v, dict) else v) for k, v in data.items()
+    }
+
+
 class SciFact:
     name = "scifact"
+    headline = ("ndcg@10", "recall@100", "rationale_f1")
+    per_question = ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20")
+    answer_judged = False  # a claim has no short answer for an LLM judge to grade
+
+    @staticmethod
+    def correct(metrics: dict[str, Any]) -> bool:
+        return metrics.get("ndcg@10", 0.0) > 0.0
+
+    @staticmethod
+    def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
+        summary = {key: round(float(np.mean([item[key] for item in items])), 4) for key in SciFact.per_question}
+        correct_, retrieved, relevant = (sum(item["rationale_counts"][i] for item in items) for i in range(3))
+        prf = prf_from_counts(correct_, retrieved, relevant)
+        summary.update(
+            {
+                "rationale_precision": round(prf.precision, 4),
+                "rationale_recall": round(prf.recall, 4),
+                "rationale_f1": round(prf.f1, 4),
+            }
+        )
+        return summary
 
     def __init__(self, corpus: Path, claims: Path) -> None:
         self.corpus, self.claims = corpus, claims
@@ -150,6 +179,18 @@ class SciFact:
 
 class Qasper:
     name = "qasper"
+    headline = ("answer_f1", "evidence_f1")
+    per_question = ("answer_f1", "evidence_f1")
+    answer_judged = True
+
+    @staticmethod
+    def correct(metrics: dict[str, Any]) -> bool:
+        return metrics.get("answer_f1", 0.0) >= 0.5
+
+    @staticmethod
+    def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
+        per_question = [{k: item[k] for k in ("answer_f1", "evidence_f1", "answer_type", "missing")} for item in items]
+        return rounded(qasper_summary(per_question))
 
     def __init__(self, data: Path) -> None:
         self.data = data
@@ -208,8 +249,25 @@ def evidence_paragraphs(spans: Sequence[Any]) -> list[str]:
 # ------------------------------------------------------------------ HotpotQA
 
 
+HOTPOT_KEYS = {f"{prefix}{k}" for prefix in ("", "sp_", "joint_") for k in ("em", "f1", "precision", "recall")}
+
+
 class HotpotQA:
     name = "hotpotqa"
+    headline = ("answer_em", "answer_f1", "sp_f1")
+    per_question = ("em", "f1", "sp_f1")
+    answer_judged = True
+
+    @staticmethod
+    def correct(metrics: dict[str, Any]) -> bool:
+        return metrics.get("f1", 0.0) >= 0.5
+
+    @staticmethod
+    def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
+        keys = [k for k in items[0] if k in HOTPOT_KEYS]
+        summary = rounded(hotpot_summary([{k: item[k] for k in keys} for item in items]))
+        summary["answer_em"], summary["answer_f1"] = summary.get("em"), summary.get("f1")
+        return summary
 
     def __init__(self, data: Path) -> None:
         self.data = data

@@ -6,14 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .failures import STAGES
+from .kinds import kind_of
 from .stats import paired_bootstrap, sign_test
 
-METRICS = {
-    "scifact": ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20"),
-    "qasper": ("answer_f1", "evidence_f1"),
-    "hotpotqa": ("em", "f1", "sp_f1"),
-    "papers": ("evidence_hit", "answer_strict", "answer_correct", "confidence"),
-}
 COMMON = ("latency_s", "calls", "cost_usd")
 
 
@@ -23,7 +18,8 @@ def compare_items(
     """Pair per-question metrics by qid; return differences (B - A), intervals, p-values and failure stages."""
     qids = sorted(set(a) & set(b))
     rows = []
-    for metric in (*METRICS.get(benchmark, ()), *COMMON):
+    kind = kind_of(benchmark)
+    for metric in (*(kind.per_question if kind else ()), *COMMON):
         pairs = [(float(a[q][metric]), float(b[q][metric])) for q in qids if metric in a[q] and metric in b[q]]
         if not pairs:
             continue

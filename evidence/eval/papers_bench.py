@@ -8,11 +8,23 @@ from typing import Any
 
 from ..models import Collection, Run
 from .benchmarks import EvalQuestion, cited_spans
-from .metrics_papers import QuestionScore, locate_quote, score_question
+from .metrics_papers import QuestionScore, locate_quote, papers_summary, score_question
 
 
 class Papers:
     name = "papers"
+    headline = ("evidence_hit", "answer_strict", "confident_wrong", "auroc", "abstain_correct", "false_abstain", "ece")
+    per_question = ("evidence_hit", "answer_strict", "answer_correct", "confidence")
+    answer_judged = True
+
+    @staticmethod
+    def correct(metrics: dict[str, Any]) -> bool:
+        strict = metrics.get("answer_strict", metrics.get("answer_correct"))
+        return bool(strict) if metrics.get("answerable") else bool(metrics.get("abstained"))
+
+    @staticmethod
+    def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
+        return papers_summary(score_from_dict(item) for item in items)
 
     def __init__(self, questions: Path, collection: str) -> None:
         self.path, self.collection_name = questions, collection

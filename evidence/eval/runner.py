@@ -14,35 +14,18 @@ from django.conf import settings
 from django.utils import timezone
 
 from .. import runs
-from ..models import Evaluation, EvaluationItem, Run
+from ..ingest.prepare import prepare_all, readiness
+from ..models import Document, Evaluation, EvaluationItem, Run
 from ..run_config import RunConfig
 from .answer_judge import agreement
-from .benchmarks import EvalQuestion, HotpotQA, Qasper, SciFact
+from .benchmarks import EvalQuestion
 from .failures import STAGES, failure_stage, funnel_recall
-from .metrics import prf_from_counts
-from .metrics_hotpot import hotpot_summary
-from .metrics_papers import papers_summary
-from .metrics_qasper import qasper_summary
-from .papers_bench import Papers, score_from_dict
-
-Benchmark = SciFact | Qasper | HotpotQA | Papers
-HOTPOT_KEYS = {f"{prefix}{k}" for prefix in ("", "sp_", "joint_") for k in ("em", "f1", "precision", "recall")}
+from .kinds import Benchmark
 
 
 def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str, Any]) -> str:
     blob = json.dumps([benchmark, data_key, system, config], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def correct(benchmark: str, metrics: dict[str, Any]) -> bool:
-    if benchmark == "qasper":
-        return metrics.get("answer_f1", 0.0) >= 0.5
-    if benchmark == "hotpotqa":
-        return metrics.get("f1", 0.0) >= 0.5
-    if benchmark == "papers":
-        strict = metrics.get("answer_strict", metrics.get("answer_correct"))
-        return bool(strict) if metrics.get("answerable") else bool(metrics.get("abstained"))
-    return metrics.get("ndcg@10", 0.0) > 0.0
 
 
 def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
@@ -63,7 +46,7 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
     latency = time.perf_counter() - started
     metrics = bench.score(question, run)
     relevant = metrics.pop("relevant", [])
-    if evaluation.config.get("answer_judge") and bench.name != "scifact":
+    if evaluation.config.get("answer_judge") and bench.answer_judged:
         metrics["judged_correct"] = judge_run(evaluation, bench, question, run)
     metrics.update(
         {
@@ -74,7 +57,7 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
             # The run's own model calls plus the answer judge's, all recorded on the run.
             "cost_usd": round(sum(run.model_calls.values_list("cost_usd", flat=True)) or run.spent_usd, 6),
             "funnel": funnel_recall(run.trajectory, relevant),
-            "failure_stage": failure_stage(run.trajectory, relevant, correct(bench.name, metrics)),
+            "failure_stage": failure_stage(run.trajectory, relevant, bench.correct(metrics)),
         }
     )
     EvaluationItem.objects.create(evaluation=evaluation, qid=question.qid, run=run, metrics=metrics)
@@ -130,9 +113,17 @@ def evaluate(
     spend_cap_usd: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     fresh: bool = False,
+    preparing: Callable[[int, int], None] | None = None,
+    prepare: bool = True,
 ) -> dict[str, Any]:
-    """Evaluate (or resume evaluating) a system on a benchmark; return the summary."""
+    """Evaluate (or resume evaluating) a system on a benchmark; return the summary.
+
+    The collection is prepared for reading first (as the worker does after an upload), so the questions' figures
+    measure reading, not embedding; `preparing(done, total)` reports it, and the summary says how long it took.
+    `prepare` False asks a cold collection (the first questions embed the sentences they read).
+    """
     collection = bench.collection(owner)
+    preparation_s, prepared = prepare_collection(collection.pk, preparing) if prepare else (0.0, 0)
     questions = bench.questions()[: limit or None]
     key = evaluation_key(bench.name, collection.name, system, config)
     evaluation = None if fresh else Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
@@ -147,6 +138,7 @@ def evaluate(
     cap = spend_cap_usd if spend_cap_usd is not None else settings.EVIDENCE_RUN_SPEND_CAP_USD
     done = set(evaluation.items.values_list("qid", flat=True))
     results = out_dir / "results.jsonl"
+    asked_from = time.perf_counter()
     with results.open("a", encoding="utf-8") as out:
         for index, question in enumerate(questions, start=1):
             if progress:
@@ -161,15 +153,19 @@ def evaluate(
             out.write(json.dumps({"qid": question.qid, **metrics}) + "\n")
             out.flush()
     items = [item.metrics for item in evaluation.items.filter(qid__in=[q.qid for q in questions])]
-    summary = summarize(bench.name, items)
-    if config.get("answer_judge") and bench.name != "scifact":
-        summary.update(agreement([i.get("judged_correct") for i in items], [correct(bench.name, i) for i in items]))
+    summary = summarize(bench, items)
+    if config.get("answer_judge") and bench.answer_judged:
+        summary.update(agreement([i.get("judged_correct") for i in items], [bench.correct(i) for i in items]))
     summary.update(
         {
             "benchmark": bench.name,
             "system": system,
             "evaluation": evaluation.pk,
             "searcher": config.get("searcher", "hybrid"),
+            # This session's wall time: preparing the papers for reading, then asking the questions not yet asked.
+            "preparation_s": round(preparation_s, 2),
+            "prepared_regions": prepared,
+            "questions_wall_s": round(time.perf_counter() - asked_from, 2),
         }
     )
     if evaluation.status == Evaluation.Status.RUNNING:
@@ -180,32 +176,30 @@ def evaluate(
     return summary
 
 
-def summarize(benchmark: str, items: list[dict[str, Any]]) -> dict[str, Any]:
-    """Aggregate per-question metrics into the benchmark's summary plus latency, cost and funnel."""
+def prepare_collection(collection_id: int, preparing: Callable[[int, int], None] | None) -> tuple[float, int]:
+    """Embed whatever the collection's papers still lack for reading; return (seconds, regions embedded)."""
+    started = time.perf_counter()
+    ready, total = readiness(collection_id)
+    done = 0
+
+    def advance(embedded: int) -> None:
+        nonlocal done
+        done += embedded
+        if preparing is not None:
+            preparing(done, total - ready)
+
+    if ready < total:
+        documents = Document.objects.filter(collection_id=collection_id).order_by("pk")
+        prepare_all(list(documents.values_list("pk", flat=True)), advance)
+    return time.perf_counter() - started, done
+
+
+def summarize(bench: type[Benchmark] | Benchmark, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Aggregate per-question metrics into the benchmark's own summary plus latency, cost and funnel."""
     summary: dict[str, Any] = {"questions": len(items)}
     if not items:
         return summary
-    if benchmark == "scifact":
-        for key in ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20"):
-            summary[key] = round(float(np.mean([item[key] for item in items])), 4)
-        correct_, retrieved, relevant = (sum(item["rationale_counts"][i] for item in items) for i in range(3))
-        prf = prf_from_counts(correct_, retrieved, relevant)
-        summary.update(
-            {
-                "rationale_precision": round(prf.precision, 4),
-                "rationale_recall": round(prf.recall, 4),
-                "rationale_f1": round(prf.f1, 4),
-            }
-        )
-    elif benchmark == "qasper":
-        per_question = [{k: item[k] for k in ("answer_f1", "evidence_f1", "answer_type", "missing")} for item in items]
-        summary.update(_rounded(qasper_summary(per_question)))
-    elif benchmark == "hotpotqa":
-        keys = [k for k in items[0] if k in HOTPOT_KEYS]
-        summary.update(_rounded(hotpot_summary([{k: item[k] for k in keys} for item in items])))
-        summary["answer_em"], summary["answer_f1"] = summary.get("em"), summary.get("f1")
-    elif benchmark == "papers":
-        summary.update(papers_summary(score_from_dict(item) for item in items))
+    summary.update(bench.summarize(items))
     latencies = [item["latency_s"] for item in items]
     summary.update(
         {

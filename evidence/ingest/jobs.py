@@ -316,6 +316,13 @@ def _embedder():
     return get_embedder().embed
 
 
+def documents_of(record: IngestFile) -> list[int]:
+    """The documents a file added to its collection (those it stored, not its duplicates)."""
+    collection_id = IngestJob.objects.filter(pk=record.job_id).values_list("collection_id", flat=True).first()
+    stored = Document.objects.filter(collection_id=collection_id, source_name=record.name)
+    return list(stored.values_list("pk", flat=True))
+
+
 def job_summary(job: IngestJob) -> dict[str, object]:
     """Summarise a job as the CLI and the API report it."""
     job.refresh_from_db()

@@ -19,6 +19,7 @@ from ..ingest import jobs
 from ..ingest.jobs import create_job
 from ..ingest.library_import import file_note, library_report
 from ..ingest.parsers import ACCEPTED_FORMATS
+from ..ingest.prepare import readiness
 from ..models import Citation, Collection, Document, IngestFile, IngestJob, SourceFile
 from ..tasks import enqueue_files, enqueue_ingest
 
@@ -47,12 +48,16 @@ def collection(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("title")
         .only("pk", "docid", "title", "source_name", "source_format", "pages")
     )
+    readiness = readiness_view(collection.pk)
+    if request.htmx and request.GET.get("part") == "readiness":
+        return render(request, "evidence/collection.html#readiness", {"collection": collection, **readiness})
     page = Paginator(documents, 50).get_page(request.GET.get("page"))
     jobs = collection.ingest_jobs.order_by("-created_at")[:5]
     return render(
         request,
         "evidence/collection.html",
         {
+            **readiness,
             "collection": collection,
             "page": page,
             "jobs": jobs,
@@ -61,6 +66,12 @@ def collection(request: HttpRequest, pk: int) -> HttpResponse:
             "accepted_formats": ACCEPTED_FORMATS,
         },
     )
+
+
+def readiness_view(collection_id: int) -> dict[str, object]:
+    """How far the collection's papers are prepared for reading (their sentences' vectors), for the page."""
+    ready, total = readiness(collection_id)
+    return {"ready": ready, "ready_total": total, "ready_pct": _pct(ready, total), "is_ready": ready >= total}
 
 
 # CSRF is checked in _accept_upload instead of the middleware: the middleware parses the multipart body to

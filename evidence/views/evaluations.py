@@ -9,17 +9,17 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from ..agent.trajectory import STAGES
-from ..eval.compare import METRICS, compare_items
+from ..eval.compare import compare_items
+from ..eval.kinds import kind_of
 from ..models import Evaluation
 
 BAR_PX = 320
 ROW_PX = 30
-HEADLINE = {
-    "scifact": ["ndcg@10", "recall@100", "rationale_f1"],
-    "qasper": ["answer_f1", "evidence_f1"],
-    "hotpotqa": ["answer_em", "answer_f1", "sp_f1"],
-    "papers": ["evidence_hit", "answer_strict", "confident_wrong", "auroc", "abstain_correct", "false_abstain", "ece"],
-}
+
+
+def headline_of(benchmark: str) -> tuple[str, ...]:
+    kind = kind_of(benchmark)
+    return kind.headline if kind else ()
 
 
 def owned(request: HttpRequest, pk: Any) -> Evaluation:
@@ -29,9 +29,7 @@ def owned(request: HttpRequest, pk: Any) -> Evaluation:
 @require_GET
 def evaluations(request: HttpRequest) -> HttpResponse:
     rows = Evaluation.objects.filter(owner=request.user).order_by("-created_at")[:200]
-    listed = [
-        {"evaluation": e, "headline": [(k, e.summary.get(k)) for k in HEADLINE.get(e.benchmark, [])]} for e in rows
-    ]
+    listed = [{"evaluation": e, "headline": [(k, e.summary.get(k)) for k in headline_of(e.benchmark)]} for e in rows]
     return render(request, "evidence/evaluations.html", {"rows": listed, "choices": rows})
 
 
@@ -76,7 +74,8 @@ def reliability_chart(bins: list[list[float]]) -> list[dict[str, Any]]:
 @require_GET
 def evaluation(request: HttpRequest, pk: int) -> HttpResponse:
     item = owned(request, pk)
-    metrics = [k for k in (*METRICS.get(item.benchmark, ()), "latency_s") if k]
+    kind = kind_of(item.benchmark)
+    metrics = [*(kind.per_question if kind else ()), "latency_s"]
     questions = [
         {
             "qid": q.qid,

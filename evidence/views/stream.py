@@ -1,14 +1,21 @@
-"""The run page's live stream: the HTML renderer of evidence.event_stream behind login and the stream cap."""
+"""The run page's live stream: evidence.event_stream's loop with the HTML renderer (timeline steps, metrics and
+the finished panel), behind login and the stream cap."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils import timezone
 
-from .. import broadcast
-from ..event_stream import html_events, resume_point
+from .. import broadcast, events
+from ..event_stream import FINISHED_GRACE_S, Batch, event_stream, resume_point
 from ..models import Run
+from . import timeline
 
 
 def too_many_streams(user_id: int) -> HttpResponse:
@@ -49,3 +56,35 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
     return response
+
+
+# ------------------------------------------------------------------ the HTML renderer of the stream
+
+
+def page_max_s() -> float:
+    return float(getattr(settings, "EVIDENCE_PAGE_SSE_MAX_S", 300.0))
+
+
+def read_html(run_id: int, after: int, idle: bool) -> Batch:
+    """Render the events after `after` as timeline steps, then the metrics (also when idle: time moves), then
+    the finished panel when the run has ended."""
+    run = Run.objects.select_related("collection").get(pk=run_id)
+    new = events.events_after(run_id, after)
+    messages = [
+        timeline.sse_message("step", timeline.render_entries(run, [entry]), entry.seq)
+        for entry in timeline.entries(run, new)
+    ]
+    last = new[-1].seq if new else after
+    finished = any(e.kind == "finished" for e in new)
+    if not finished and run.is_finished and run.finished_at and not new:
+        finished = (timezone.now() - run.finished_at).total_seconds() > FINISHED_GRACE_S
+    if new or idle or finished:
+        messages.append(timeline.sse_message("metrics", timeline.render_metrics(run)))
+    if finished:
+        messages.append(timeline.sse_message("finished", render_to_string("evidence/_finished.html", {"run": run})))
+    return Batch(messages, last, finished)
+
+
+def html_events(run_id: int, after: int, max_s: float | None = None) -> AsyncIterator[str]:
+    """The run page's stream: htmx swaps each step into the timeline."""
+    return event_stream(run_id, after, read_html, page_max_s() if max_s is None else max_s)

@@ -19,7 +19,7 @@ def queued(monkeypatch) -> dict[str, list[int]]:
     """Record what the API would queue instead of sending it (no worker takes these tests' tasks)."""
     sent: dict[str, list[int]] = {"runs": [], "ingest": []}
     monkeypatch.setattr("evidence.queueing.enqueue_run", sent["runs"].append)
-    monkeypatch.setattr("evidence.api.enqueue_ingest", sent["ingest"].append)
+    monkeypatch.setattr("evidence.api.collections.enqueue_ingest", sent["ingest"].append)
     return sent
 
 

@@ -54,7 +54,7 @@ def test_an_unexpected_error_is_a_json_500_without_a_traceback(api, monkeypatch,
     def broken(*args, **kwargs):
         raise RuntimeError("internal detail that must stay in the log")
 
-    monkeypatch.setattr("evidence.api.paged", broken)
+    monkeypatch.setattr("evidence.api.common.paged", broken)
     response = api.get("/api/runs")
 
     request_id = response["X-Request-ID"]
@@ -71,7 +71,7 @@ def test_a_database_outage_is_still_a_503(api, monkeypatch):
     def down(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("evidence.api.paged", down)
+    monkeypatch.setattr("evidence.api.common.paged", down)
     response = api.get("/api/runs")
     assert response.status_code == 503
     assert response["Retry-After"]

@@ -49,6 +49,12 @@ class Command(BaseCommand):
         parser.add_argument("--owner", default=None)
         parser.add_argument("--fresh", action="store_true", help="start a new evaluation instead of resuming")
         parser.add_argument(
+            "--no-prepare",
+            action="store_true",
+            help="ask without preparing the papers for reading first (a cold collection, as before an upload's "
+            "background preparation ends)",
+        )
+        parser.add_argument(
             "--answer-judge",
             default=None,
             metavar="MODEL",
@@ -92,6 +98,15 @@ class Command(BaseCommand):
             bar.n = index - 1
             bar.refresh()
 
+        preparing_bar = tqdm(
+            total=0, unit="sentence", desc="preparing", disable=options["verbosity"] == 0, file=self.stderr
+        )
+
+        def preparing(done: int, total: int) -> None:
+            preparing_bar.total = total
+            preparing_bar.n = done
+            preparing_bar.refresh()
+
         owner = self._owner(options["owner"], bench)
         if name_of(bench) == "papers":
             try:
@@ -108,7 +123,10 @@ class Command(BaseCommand):
             spend_cap_usd=options["spend_cap"],
             progress=progress,
             fresh=options["fresh"],
+            preparing=preparing,
+            prepare=not options["no_prepare"],
         )
+        preparing_bar.close()
         bar.n = bar.total
         bar.close()
         self.stdout.write(json.dumps(summary))

@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ...ingest import jobs
-from ...models import Collection, IngestJob
+from ...models import Collection, IngestFile, IngestJob
+from ...tasks import enqueue_preparation
 
 
 def expand_paths(paths: list[str]) -> list[Path]:
@@ -62,6 +63,9 @@ class Command(BaseCommand):
                 bar.update(0 if record.status == record.Status.UNPACKED else 1)
 
             jobs.process_all(job, embed=not options["no_embed"], on_file=advance)
+        added = [pk for record in job.files.filter(status=IngestFile.Status.DONE) for pk in jobs.documents_of(record)]
+        if not options["no_embed"] and enqueue_preparation(added) and options["verbosity"]:
+            self.stderr.write(f"The worker prepares {len(added)} documents for reading in the background.")
         self.stdout.write(json.dumps(jobs.job_summary(job)))
 
     def _owner(self, username: str | None):
