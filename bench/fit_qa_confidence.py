@@ -83,7 +83,13 @@ def main() -> None:
     import django
 
     django.setup()
-    from evidence.agent.reader import ABSTAINED_CONFIDENCE, ANSWER_FEATURES, ANSWER_HEAD, SPAN_FEATURES, SPAN_HEAD
+    from evidence.agent.readers.general import (
+        ABSTAINED_CONFIDENCE,
+        ANSWER_FEATURES,
+        ANSWER_HEAD,
+        SPAN_FEATURES,
+        SPAN_HEAD,
+    )
     from evidence.eval.metrics_papers import (
         answer_correct,
         expected_calibration_error,

@@ -171,7 +171,9 @@ def execute_run(run_id: int, emit: Any = events.emit, retry: bool = False) -> Ru
     `retry`: this is the retry of a task that failed on a database error; a run it left running without a
     heartbeat is taken back (see claim_run).
     """
-    from .agent.loop import run_claimed  # imported before the claim: a first import takes seconds in a new worker
+    from .agent.loop.research import (
+        run_claimed,  # imported before the claim: a first import takes seconds in a new worker
+    )
 
     run = claim_run(run_id, retry=retry)
     if run is None:
@@ -271,7 +273,7 @@ def reclaimable_in_s(run_id: int) -> float | None:
 
 def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
     """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
-    from .agent.trajectory import Trajectory
+    from .agent.loop.trajectory import Trajectory
 
     if stale_after_s is None:
         stale_after_s = stale_window_s()

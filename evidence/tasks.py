@@ -13,7 +13,7 @@ from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
-from .agent import executor
+from .agent.readers import executor
 from .ingest import jobs
 
 
@@ -181,7 +181,7 @@ def judge_batch(
     judge_spec: dict[str, Any], collection_id: int, goal: str, refs: list[list[Any]], options: dict[str, Any]
 ) -> dict[str, Any]:
     """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
-    from .agent.fanout import judge_batch_locally
+    from .agent.readers.fanout import judge_batch_locally
 
     block_kind = str(judge_spec.get("block_kind", "sentence"))
     return judge_batch_locally(_judge_for(judge_spec), block_kind, collection_id, goal, refs, options)
@@ -191,7 +191,7 @@ def _judge_for(judge_spec: dict[str, Any]) -> Any:
     """Return the worker's judge for a spec, built once per process (heads are loaded once)."""
     import json
 
-    from .agent.judges import make_judge
+    from .agent.readers.judges import make_judge
 
     key = json.dumps(judge_spec, sort_keys=True)
     if key not in _judges:
@@ -204,7 +204,7 @@ def mine_leads(
     judge_spec: dict[str, Any], collection_id: int, question: str, refs: list[list[Any]], clues: list[str]
 ) -> list[list[Any]]:
     """Mine leads for a question's clues in one batch of units (evidence mining, run in the background)."""
-    from .agent.background import mine_locally
+    from .agent.systems.mining import mine_locally
 
     block_kind = str(judge_spec.get("block_kind", "sentence"))
     return mine_locally(_judge_for(judge_spec), block_kind, collection_id, question, refs, clues)

@@ -155,7 +155,7 @@ def sample_answers(candidates: list[Any], rng: random.Random, per_sentence: int,
 
 def generate(units: list[Any], group: str, others: list[Any], rng: random.Random, per_sentence: int, out) -> int:
     """Write the cloze questions of one document (with `others` read beside it) and return how many."""
-    from evidence.agent.reader import read_whole, top_sentences
+    from evidence.agent.readers.general import read_whole, top_sentences
     from evidence.answers.candidates import candidates
     from evidence.answers.nlp import parse
     from evidence.answers.question import analyse
@@ -203,7 +203,7 @@ def generate(units: list[Any], group: str, others: list[Any], rng: random.Random
 
 
 def collection_units(name: str) -> list[Any]:
-    from evidence.agent.units import load_document_units
+    from evidence.agent.readers.units import load_document_units
     from evidence.models import Collection
 
     collection = Collection.objects.filter(name=name).order_by("pk").first()

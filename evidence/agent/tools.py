@@ -17,7 +17,7 @@ from ..retrieval import cache, index_store, piserini
 from ..retrieval.excerpts import excerpt_around
 from ..retrieval.searchers import get_searcher
 from ..retrieval.types import Hit
-from .trajectory import Trajectory
+from .loop.trajectory import Trajectory
 
 SEARCH_DEPTH = piserini.SEARCH_DEPTH  # the contract ranks this deep
 SHOWN_BY_SEARCH = 5

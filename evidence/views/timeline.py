@@ -9,8 +9,8 @@ from typing import Any
 from django.db.models import Count
 from django.template.loader import render_to_string
 
-from ..agent.progress import PROGRESS
-from ..agent.trajectory import STAGES
+from ..agent.loop.progress import PROGRESS
+from ..agent.loop.trajectory import STAGES
 from ..models import Citation, Document, Run, RunEvent, Span
 
 KNOWN_KINDS = {

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent import llm_planner, llm_systems, loop
+from evidence.agent.loop import research as loop
+from evidence.agent.planning import llm as llm_planner
+from evidence.agent.systems import baselines as llm_systems
 from evidence.models import Run, RunEvent
 from evidence.runs import execute_run, reap_stale_runs
 from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
@@ -97,7 +99,7 @@ def test_unlinked_paragraphs_are_not_read_as_a_pair(library):
 
 
 def test_the_pair_shape_is_two_candidates_naming_one_another_or_both_named_in_the_question():
-    from evidence.agent.multihop import linked
+    from evidence.agent.readers.pairs import linked
     from evidence.judge.types import Block, Unit
 
     def unit(title, text):
@@ -512,7 +514,7 @@ def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_ca
 
 @pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
 def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system):
-    from evidence.agent.planners import planner_name
+    from evidence.agent.planning.choice import planner_name
     from evidence.run_config import RunConfig
 
     settings.OPENAI_API_KEY = "sk-test"
@@ -524,7 +526,7 @@ def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system
 def test_an_unexpected_crash_is_shown_as_a_plain_sentence_and_logged(run, monkeypatch, caplog):
     from dataclasses import replace
 
-    from evidence.agent import loop
+    from evidence.agent.loop import research as loop
 
     def crash(ctx):
         raise KeyError("internal detail")

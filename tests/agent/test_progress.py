@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from evidence.agent import progress, units
-from evidence.agent.progress import PROGRESS, Ticker
+from evidence.agent.loop import progress
+from evidence.agent.loop.progress import PROGRESS, Ticker
+from evidence.agent.readers import units
 from evidence.models import Region, Run, RunEvent
 from evidence.runs import execute_run
 from evidence.views.timeline import entries, progress_words

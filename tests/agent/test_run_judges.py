@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent.judges import JudgeUnavailable, judge_spec, make_judge
+from evidence.agent.readers.judges import JudgeUnavailable, judge_spec, make_judge
 from evidence.models import Judgment, Run
 from evidence.run_config import RunConfig
 from evidence.runs import execute_run

@@ -83,12 +83,13 @@ def test_responses_carry_a_request_id(api):
 
 
 def test_json_logs_carry_the_bound_ids_and_extras():
-    record = logging.LogRecord("evidence.agent.loop", logging.WARNING, __file__, 1, "run %s slow", (7,), None)
+    record = logging.LogRecord("evidence.agent.loop.research", logging.WARNING, __file__, 1, "run %s slow", (7,), None)
     record.stage = "search"
     with bind(run_id=7, request_id="r1"):
         line = JsonFormatter().format(record)
     entry = json.loads(line)
-    assert entry["message"] == "run 7 slow" and entry["level"] == "WARNING" and entry["logger"] == "evidence.agent.loop"
+    assert entry["message"] == "run 7 slow" and entry["level"] == "WARNING"
+    assert entry["logger"] == "evidence.agent.loop.research"
     assert entry["run_id"] == 7 and entry["request_id"] == "r1" and entry["stage"] == "search"
     assert "time" in entry and "\n" not in line
     assert "run_id" not in json.loads(JsonFormatter().format(record))

@@ -67,8 +67,9 @@ STRATEGY = [
     *(
         f"agent/{name}.py"
         for name in (
-            "systems", "dual", "papers", "multihop", "reader", "llm_systems", "llm_planner", "answer", "planner",
-            "heuristic", "context", "background", "fanout",
+            "systems/registry", "systems/dual", "systems/baselines", "systems/mining", "readers/papers",
+            "readers/pairs", "readers/general", "readers/heuristic", "readers/fanout", "planning/llm",
+            "planning/offline", "answer", "loop/context",
         )
     ),
     *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "question", "trees")),

@@ -69,7 +69,7 @@ def test_the_worker_prepares_an_uploaded_file_for_reading_after_indexing_it(cele
 @pytest.mark.django_db
 def test_the_collection_page_and_the_api_say_how_far_the_papers_are_prepared(logged_in_client, collection, user):
     ingest_now(collection, list(NOTES.items()), embed=False)
-    ready, total = readiness(collection.pk)
+    _, total = readiness(collection.pk)
     page = logged_in_client.get(f"/collections/{collection.pk}/").content.decode()
     assert f"Preparing the papers for reading: 0 of {total} sentences and paragraphs (0%)" in page
     assert f'hx-get="/collections/{collection.pk}/?part=readiness"' in page

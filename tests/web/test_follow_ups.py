@@ -6,7 +6,7 @@ import pytest
 
 from evidence import runs
 from evidence.agent.answer import NO_SHORT_ANSWER
-from evidence.agent.planner import in_context, make_plan
+from evidence.agent.planning.offline import in_context, make_plan
 from evidence.models import Run
 from evidence.run_config import RunConfig
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ... import runs
-from ...agent.loop import SYSTEM_NAMES
+from ...agent.loop.research import SYSTEM_NAMES
 from ...models import Collection
 from ...run_config import user_config
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...agent.replay_check import replay_run
 from ...models import Evaluation, Run
+from ...replays import replay_run
 
 
 class Command(BaseCommand):

@@ -15,19 +15,19 @@ from functools import cache
 
 import numpy as np
 
-from ..answers.candidates import holds_kind
-from ..answers.features import Sentence
-from ..answers.layer import found_in_collection, short_answer
-from ..answers.question import analyse
-from ..judge.features import terms
-from ..judge.heads import PARAMS_DIR, Head, sigmoid
-from ..judge.localize import EvidenceSpan
-from ..judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sentences, split_scope, summary_section
-from ..judge.types import Block, Unit
-from ..retrieval.types import Hit
-from .answer import NOT_FOUND, Answer, compose
-from .context import Outcome, RunContext
-from .planner import QUESTION_WORDS, Plan
+from ...answers.candidates import holds_kind
+from ...answers.features import Sentence
+from ...answers.layer import found_in_collection, short_answer
+from ...answers.question import analyse
+from ...judge.features import terms
+from ...judge.heads import PARAMS_DIR, Head, sigmoid
+from ...judge.localize import EvidenceSpan
+from ...judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sentences, split_scope, summary_section
+from ...judge.types import Block, Unit
+from ...retrieval.types import Hit
+from ..answer import NOT_FOUND, Answer, compose
+from ..loop.context import Outcome, RunContext
+from ..planning.offline import QUESTION_WORDS, Plan
 from .units import load_document_units
 
 LONG_DOCUMENT = 30  # sentences: a document this long is read whole, sentence by sentence
@@ -70,7 +70,7 @@ def calibrated(name: str, features: dict[str, float], fallback: float) -> float:
 
 def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str, np.ndarray]]:
     """Score every body sentence of the papers for the question; return the candidates and their scores."""
-    from ..ingest.embedding import get_embedder
+    from ...ingest.embedding import get_embedder
 
     asked = analyse(question)
     blocks, neighbours = [], []
@@ -140,7 +140,7 @@ def span_row(s: dict[str, np.ndarray], i: int, rank: int) -> dict[str, float]:
 
 def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
     """Read the papers sentence by sentence, deliver the best sentences, and answer through the answer layer."""
-    from ..ingest.embedding import get_embedder
+    from ...ingest.embedding import get_embedder
 
     question = plan.question
     ctx.trajectory.add("inspected", [p.docid for p in papers])
@@ -172,7 +172,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     ctx.log("paper_reading", {"papers": len(papers), "sentences": len(blocks), "picked": CITED, "reader": "whole"})
     # Cited: the sentence the short answer is cut from, then the best others, up to CITED.
     lead = short.sentence if short.sentence is not None else 0
-    cited = [spans[lead], *[sp for j, sp in enumerate(spans) if j != lead][:CITED - 1]]
+    cited = [spans[lead], *[sp for j, sp in enumerate(spans) if j != lead][: CITED - 1]]
     ctx.deliver(cited)
     evidence_rows = [
         {"docid": blocks[i].docid, "start": blocks[i].start, "end": blocks[i].end, "rank": sentence.rank,

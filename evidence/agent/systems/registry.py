@@ -16,22 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from .context import (
-    MAX_ROUNDS,
-    SUPPORTED,
-    Outcome,
-    RunContext,
-    answer_from,
-    plain_select,
-    read_top,
-    search_hits,
-)
+from ..loop.context import MAX_ROUNDS, SUPPORTED, Outcome, RunContext, answer_from, plain_select, read_top, search_hits
+from ..planning.choice import ModelPlanner
+from ..planning.llm import run_llm_planner
+from ..planning.offline import refine_query
+from ..tools import ToolError
+from .baselines import llm_review_loop, llm_single_pass
 from .dual import run_dual
-from .llm_planner import run_llm_planner
-from .llm_systems import llm_review_loop, llm_single_pass
-from .planner import refine_query
-from .planners import ModelPlanner
-from .tools import ToolError
 
 
 def run_single_pass(ctx: RunContext) -> Outcome:

@@ -11,19 +11,19 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .. import events
-from ..models import Run
-from ..run_config import RunConfig
+from ... import events
+from ...models import Run
+from ...run_config import RunConfig
+from ..answer import Answer
+from ..llm.errors import BudgetExceeded
+from ..planning.choice import planner_for
+from ..readers.judges import judge_spec, make_judge
+from ..systems.registry import SYSTEM_NAMES, SYSTEMS
+from ..tools import ResearchTools
 from . import progress
-from .answer import Answer
 from .budget import DeadlineReached, TimeBudget
 from .context import Outcome, RunCancelled, RunContext
-from .judges import judge_spec, make_judge
-from .llm.errors import BudgetExceeded
-from .planners import planner_for
 from .recorder import RunRecorder
-from .systems import SYSTEM_NAMES, SYSTEMS
-from .tools import ResearchTools
 from .trajectory import Trajectory
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ __all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "run_claimed"]
 def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
     """Run the research loop for a run the runs service claimed; every failure ends in a recorded status.
 
-    While it works, a progress event breaks any silence of a few seconds (agent/progress.py); it stops before
+    While it works, a progress event breaks any silence of a few seconds (agent/loop/progress.py); it stops before
     the end is recorded.
     """
     trajectory = Trajectory()
@@ -104,7 +104,7 @@ def user_error(error: Exception) -> str:
 
 def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     """Answer extractively from whatever was delivered before the run had to stop."""
-    from .answer import compose_extractive
+    from ..answer import compose_extractive
 
     delivered = ctx.delivered if ctx else []
     answer = compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)

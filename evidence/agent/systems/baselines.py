@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from .answer import Answer
-from .context import MAX_ROUNDS, Outcome, RunContext, plain_select, read_top, search_hits
-from .llm import ChatResponse, Conversation
-from .llm_planner import MAX_OUTPUT_TOKENS, final_answer
-from .planners import ModelPlanner
+from ..answer import Answer
+from ..llm import ChatResponse, Conversation
+from ..loop.context import MAX_ROUNDS, Outcome, RunContext, plain_select, read_top, search_hits
+from ..planning.choice import ModelPlanner
+from ..planning.llm import MAX_OUTPUT_TOKENS, final_answer
 
 ANSWER_PROMPT = """You answer a research question using only the passages given to you. Each passage starts \
 with its document id in square brackets. Answer in exactly this format: Explanation: {your explanation, citing \

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.conf import settings
 
-from ..run_config import RunConfig
-from .llm import LLMClient
+from ...run_config import RunConfig
+from ..llm import LLMClient
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,8 @@ def planner_for(run: Any, config: RunConfig) -> Planner:
     name = planner_name(config)
     if name == "offline":
         return OfflinePlanner()
-    from .llm import SpendingCap, make_client
-    from .llm.recording import DjangoRecorder
+    from ..llm import SpendingCap, make_client
+    from ..llm.recording import DjangoRecorder
 
     cap = SpendingCap(run.spend_cap_usd)
     recorder = DjangoRecorder(run_id=run.pk)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from ..judge.localize import EvidenceSpan
-from ..judge.types import Unit
-from ..retrieval.types import Hit
-from .answer import compose_extractive
-from .context import Outcome, RunContext, ctx_units
-from .planner import Plan
+from ...judge.localize import EvidenceSpan
+from ...judge.types import Unit
+from ...retrieval.types import Hit
+from ..answer import compose_extractive
+from ..loop.context import Outcome, RunContext, ctx_units
+from ..planning.offline import Plan
 from .units import load_document_units
 
 CANDIDATES = 10  # paragraphs read as pairs

@@ -14,8 +14,8 @@ from typing import Any
 from celery import current_task
 from django.conf import settings
 
-from ..judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
-from ..judge.types import Judge, Unit
+from ...judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
+from ...judge.types import Judge, Unit
 from .executor import remote
 from .units import UnitRef, load_units_by_ref, unit_ref
 

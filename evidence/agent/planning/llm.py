@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..retrieval.types import Hit
-from .answer import Answer, attach_citations
-from .context import Outcome, RunContext
-from .dual import request_evidence
-from .heuristic import heuristic_spans
-from .llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
-from .papers import papers_among, read_papers
-from .planners import ModelPlanner
-from .tools import ToolError
-from .units import load_units
+from ...retrieval.types import Hit
+from ..answer import Answer, attach_citations
+from ..llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
+from ..loop.context import Outcome, RunContext
+from ..readers.heuristic import heuristic_spans
+from ..readers.papers import papers_among, read_papers
+from ..readers.units import load_units
+from ..systems.dual import request_evidence
+from ..tools import ToolError
+from .choice import ModelPlanner
 
 MAX_STEPS = 40
 MAX_OUTPUT_TOKENS = 2048

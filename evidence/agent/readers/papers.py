@@ -6,13 +6,13 @@ from functools import cache
 
 import numpy as np
 
-from ..judge.features import zscore
-from ..judge.heads import Head
-from ..judge.localize import EvidenceSpan
-from ..judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
-from ..judge.types import Unit
-from .context import SCOPED_PASSAGE_LIMIT, Outcome, RunContext, answer_from, search_hits
-from .planner import Plan
+from ...judge.features import zscore
+from ...judge.heads import Head
+from ...judge.localize import EvidenceSpan
+from ...judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
+from ...judge.types import Unit
+from ..loop.context import SCOPED_PASSAGE_LIMIT, Outcome, RunContext, answer_from, search_hits
+from ..planning.offline import Plan
 from .units import load_document_units
 
 MIN_SECTIONS = 2  # a document whose paragraphs carry fewer section names is not read as a paper
@@ -58,7 +58,7 @@ def read_paper(
 
 def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> list[EvidenceSpan]:
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
-    from ..ingest.embedding import get_embedder
+    from ...ingest.embedding import get_embedder
 
     ctx.trajectory.add("inspected", [paper.docid for paper in papers])
     embedder = get_embedder()

@@ -17,12 +17,12 @@ from typing import Any
 from celery import current_task
 from django.conf import settings
 
-from ..judge.localize import Localization
-from ..judge.mining import Lead, mine_qa
-from ..judge.types import Judge, Unit
-from .executor import remote
-from .fanout import GRACE_S, from_json, to_json
-from .units import UnitRef, load_units_by_ref, unit_ref
+from ...judge.localize import Localization
+from ...judge.mining import Lead, mine_qa
+from ...judge.types import Judge, Unit
+from ..readers.executor import remote
+from ..readers.fanout import GRACE_S, from_json, to_json
+from ..readers.units import UnitRef, load_units_by_ref, unit_ref
 
 
 @dataclass

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..judge.types import Unit
-from ..retrieval.types import Hit
-from .context import Outcome, RunContext
-from .multihop import pair_candidates, read_pairs
+from ...judge.types import Unit
+from ...retrieval.types import Hit
+from ..loop.context import Outcome, RunContext
+from ..planning.offline import Plan
+from .general import answer_whole_papers, papers_to_read
+from .pairs import pair_candidates, read_pairs
 from .papers import answer_in_papers, scoped_papers
-from .planner import Plan
-from .reader import answer_whole_papers, papers_to_read
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ..judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
-from ..judge.mining import K_MINING, can_start_batch
-from ..judge.relevance import assess_relevance
-from ..judge.types import Unit
-from ..retrieval.types import Hit
-from .answer import compose_extractive
-from .background import MiningBatch, start_mining
-from .context import (
+from ...judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
+from ...judge.mining import K_MINING, can_start_batch
+from ...judge.relevance import assess_relevance
+from ...judge.types import Unit
+from ...retrieval.types import Hit
+from ..answer import compose_extractive
+from ..loop.context import (
     MAX_ROUNDS,
     SUPPORTED,
     Outcome,
@@ -25,10 +24,11 @@ from .context import (
     search_hits,
     unit_key,
 )
-from .fanout import localize_fanned_out
-from .planner import Plan, refine_query
-from .readers import choose_reader
-from .units import load_document_units
+from ..planning.offline import Plan, refine_query
+from ..readers.fanout import localize_fanned_out
+from ..readers.registry import choose_reader
+from ..readers.units import load_document_units
+from .mining import MiningBatch, start_mining
 
 WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (abstracts: median 9 sentences)
 RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task

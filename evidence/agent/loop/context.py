@@ -7,22 +7,22 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..judge.localize import EvidenceSpan
-from ..judge.types import Judge, Unit
-from ..retrieval.types import Hit
-from ..run_config import RunConfig
-from .answer import Answer, compose_extractive
+from ...judge.localize import EvidenceSpan
+from ...judge.types import Judge, Unit
+from ...retrieval.types import Hit
+from ...run_config import RunConfig
+from ..answer import Answer, compose_extractive
+from ..planning.choice import OfflinePlanner, Planner
+from ..planning.offline import Plan, make_plan
+from ..readers.heuristic import heuristic_spans
+from ..readers.units import load_units
+from ..tools import ResearchTools, ToolError
 from .budget import TimeBudget
-from .heuristic import heuristic_spans
-from .planner import Plan, make_plan
-from .planners import OfflinePlanner, Planner
 from .recorder import RunCancelled, RunRecorder
-from .tools import ResearchTools, ToolError
 from .trajectory import Trajectory
-from .units import load_units
 
 if TYPE_CHECKING:
-    from ..models import Run
+    from ...models import Run
 
 __all__ = ["Outcome", "RunCancelled", "RunContext"]
 
@@ -115,7 +115,7 @@ def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
     The same query twice in one run is searched once: readers that look at the question's candidates in turn
     share the first search.
     """
-    from ..retrieval.cache import load_ranking
+    from ...retrieval.cache import load_ranking
 
     if query in ctx.searched:
         return ctx.searched[query]
@@ -138,7 +138,7 @@ def read_top(ctx: RunContext, hits: list[Hit], k: int, query: str | None = None)
 
 def scoped_passage_hits(ctx: RunContext, query: str, k: int) -> list[Hit]:
     """Rank the passages of the scoped documents by passage BM25 (each passage becomes its own unit)."""
-    from ..retrieval import index_store
+    from ...retrieval import index_store
 
     index = index_store.load(ctx.run.collection_id)
     scores = index.passages.scores(index.analyze(query))

@@ -1,0 +1,1 @@
+"""The research loop: a run's context, budget, progress, recorder and trajectory."""

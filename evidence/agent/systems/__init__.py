@@ -1,0 +1,1 @@
+"""The systems a run can use (dual, the baselines), registered by name."""
