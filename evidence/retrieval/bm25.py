@@ -22,7 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evidence.retrieval.postings import merge, postings
 from evidence.retrieval.smallfloat import LENGTH_TABLE, encode_lengths
+from evidence.retrieval.topk import top_k_indices
 from evidence.retrieval.types import Hit
 
 VARIANTS = ("lucene", "okapi")
@@ -43,84 +45,6 @@ class BM25Params:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown BM25 variant {self.variant!r}; known variants: {', '.join(VARIANTS)}")
-
-
-_POSTINGS_CHUNK_TOKENS = 4_000_000  # tokens sorted at a time while building postings (bounds the temporaries)
-
-
-def _postings(
-    token_lists: Sequence[Sequence[str]], vocab: dict[str, int], first_unit: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return (indptr, units, tfs, lengths) for token_lists, growing vocab in first-occurrence order.
-
-    Units are taken in chunks of about _POSTINGS_CHUNK_TOKENS tokens: each chunk's (term, unit) keys are sorted
-    and counted into term frequencies, then every term's postings are laid out chunk after chunk (unit order).
-    """
-    lengths = np.fromiter((len(tokens) for tokens in token_lists), dtype=np.int32, count=len(token_lists))
-    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (term of each posting, units, tfs)
-    start = 0
-    while start < len(token_lists):
-        end, count = start, 0
-        while end < len(token_lists) and (end == start or count + lengths[end] <= _POSTINGS_CHUNK_TOKENS):
-            count += int(lengths[end])
-            end += 1
-        term_ids = [vocab.setdefault(t, len(vocab)) for tokens in token_lists[start:end] for t in tokens]
-        rows = np.fromiter(term_ids, dtype=np.int64, count=len(term_ids))
-        del term_ids
-        n_units = end - start
-        rows *= n_units
-        rows += np.repeat(np.arange(n_units, dtype=np.int64), lengths[start:end])
-        keys, tfs = np.unique(rows, return_counts=True)  # sorted: (term, unit) pairs, repeats counted
-        del rows
-        terms = keys // n_units
-        units = (keys - terms * n_units + (first_unit + start)).astype(np.int32)
-        pieces.append((terms.astype(np.int32), units, tfs.astype(np.float32)))
-        del keys
-        start = end
-    counts = np.zeros(len(vocab), dtype=np.int64)
-    piece_counts = [np.bincount(terms, minlength=len(vocab)) for terms, _, _ in pieces]
-    for c in piece_counts:
-        counts += c
-    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    if len(pieces) == 1:
-        return indptr, pieces[0][1], pieces[0][2], lengths
-    units = np.empty(int(indptr[-1]), dtype=np.int32)
-    tfs = np.empty(int(indptr[-1]), dtype=np.float32)
-    filled = indptr[:-1].copy()  # where each term's next postings go
-    for (terms, piece_units, piece_tfs), c in zip(pieces, piece_counts, strict=True):
-        piece_start = np.zeros(len(vocab), dtype=np.int64)
-        np.cumsum(c[:-1], out=piece_start[1:])
-        dest = (filled - piece_start)[terms] + np.arange(len(terms))
-        units[dest], tfs[dest] = piece_units, piece_tfs
-        filled += c
-    return indptr, units, tfs, lengths
-
-
-def _merge(
-    a_indptr: np.ndarray,
-    a_units: np.ndarray,
-    a_tfs: np.ndarray,
-    b_indptr: np.ndarray,
-    b_units: np.ndarray,
-    b_tfs: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Append postings b after postings a term by term (b may know more terms than a)."""
-    n_terms = len(b_indptr) - 1
-    a_counts = np.zeros(n_terms, dtype=np.int64)
-    a_counts[: len(a_indptr) - 1] = np.diff(a_indptr)
-    b_counts = np.diff(b_indptr)
-    indptr = np.zeros(n_terms + 1, dtype=np.int64)
-    np.cumsum(a_counts + b_counts, out=indptr[1:])
-    a_terms = np.repeat(np.arange(n_terms), a_counts)
-    b_terms = np.repeat(np.arange(n_terms), b_counts)
-    a_dest = indptr[a_terms] + (np.arange(len(a_units)) - a_indptr[a_terms])
-    b_dest = indptr[b_terms] + a_counts[b_terms] + (np.arange(len(b_units)) - b_indptr[b_terms])
-    units = np.empty(len(a_units) + len(b_units), dtype=np.int32)
-    tfs = np.empty(len(units), dtype=np.float32)
-    units[a_dest], units[b_dest] = a_units, b_units
-    tfs[a_dest], tfs[b_dest] = a_tfs, b_tfs
-    return indptr, units, tfs
 
 
 class BM25Index:
@@ -153,7 +77,7 @@ class BM25Index:
         if len(token_lists) != len(ids):
             raise ValueError(f"{len(token_lists)} token lists but {len(ids)} ids")
         vocab: dict[str, int] = {}
-        indptr, units, tfs, lengths = _postings(token_lists, vocab, 0)
+        indptr, units, tfs, lengths = postings(token_lists, vocab, 0)
         return cls(vocab, indptr, units, tfs, lengths, ids, params)
 
     def add(self, token_lists: Sequence[Sequence[str]], ids: Sequence[str]) -> None:
@@ -161,8 +85,8 @@ class BM25Index:
         if len(token_lists) != len(ids):
             raise ValueError(f"{len(token_lists)} token lists but {len(ids)} ids")
         vocab = dict(self.vocab)
-        b_indptr, b_units, b_tfs, b_lengths = _postings(token_lists, vocab, len(self))
-        indptr, units, tfs = _merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
+        b_indptr, b_units, b_tfs, b_lengths = postings(token_lists, vocab, len(self))
+        indptr, units, tfs = merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
         self.vocab = vocab
         self._indptr, self._units, self._tfs = indptr, units, tfs
         self._lengths = np.concatenate([self._lengths, b_lengths])
@@ -182,7 +106,7 @@ class BM25Index:
         np.cumsum(np.bincount(rows, minlength=len(vocab)), out=b_indptr[1:])
         b_units = (np.asarray(other._units)[order] + np.int32(len(self))).astype(np.int32)
         b_tfs = np.asarray(other._tfs)[order]
-        self._indptr, self._units, self._tfs = _merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
+        self._indptr, self._units, self._tfs = merge(self._indptr, self._units, self._tfs, b_indptr, b_units, b_tfs)
         self.vocab = vocab
         self._lengths = np.concatenate([self._lengths, other._lengths])
         self.ids = self.ids + list(other.ids)
@@ -413,42 +337,3 @@ class BM25Index:
             meta["ids"],
             BM25Params(**meta["params"]),
         )
-
-
-def select_top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """Return up to k (index, score) with score > 0, by score desc then index asc, without a full sort."""
-    idx, vals = top_k_indices(scores, k)
-    return list(zip(idx.tolist(), vals.astype(np.float64).tolist(), strict=True))
-
-
-_SAMPLE_STRIDE = 16
-
-
-def top_k_indices(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return (indexes, scores) of the up to k units with score > 0, by score desc then index asc.
-
-    A threshold from a strided sample (about twice k units expected at or above it) cuts the candidates to a
-    few thousand in one pass; when fewer than k pass, every positive score is a candidate. Either way every unit
-    tied with the k-th score is a candidate, so the result equals a full sort's.
-    """
-    if k <= 0 or not len(scores):
-        return np.empty(0, dtype=np.int64), scores[:0]
-    cand = None
-    n = len(scores)
-    if n > 8 * k * _SAMPLE_STRIDE // 2:
-        sample = scores[::_SAMPLE_STRIDE]
-        j = min(len(sample) - 1, 2 * k // _SAMPLE_STRIDE + 8)
-        threshold = np.partition(sample, len(sample) - 1 - j)[len(sample) - 1 - j]
-        if threshold > 0:
-            cand = np.flatnonzero(scores >= threshold)
-            if len(cand) < k:
-                cand = None
-    if cand is None:
-        cand = np.flatnonzero(scores > 0)
-    vals = scores[cand]
-    if len(cand) > k:
-        kth = vals[np.argpartition(-vals, k - 1)[k - 1]]
-        keep = vals >= kth  # keeps every unit tied with the k-th so ties resolve by index below
-        cand, vals = cand[keep], vals[keep]
-    order = np.lexsort((cand, -vals))[:k]
-    return cand[order].astype(np.int64), vals[order]

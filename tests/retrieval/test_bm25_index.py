@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from evidence.retrieval.analyzer import get_analyzer
-from evidence.retrieval.bm25 import BM25Index, BM25Params, select_top_k
+from evidence.retrieval.bm25 import BM25Index, BM25Params
+from evidence.retrieval.topk import select_top_k
 
 analyze = get_analyzer("lucene")
 PARAMS = [BM25Params(), BM25Params(lossy_lengths=True), BM25Params(k1=1.2, b=0.75, variant="okapi")]

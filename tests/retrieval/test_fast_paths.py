@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from evidence.retrieval import bm25 as bm25_module
+from evidence.retrieval import postings as postings_module
 from evidence.retrieval.bm25 import BM25Index, BM25Params, top_k_indices
 from evidence.retrieval.fusion import hybrid_scores
 from evidence.retrieval.hybrid import DOC_PARAMS, PASSAGE_PARAMS, HybridBM25
@@ -143,7 +144,7 @@ def test_postings_built_in_chunks_equal_one_pass(monkeypatch, chunk_tokens: int)
     docs, _ = synthetic_corpus(800)
     docs[5] = []  # an empty unit too
     whole = BM25Index.build(docs, [f"d{i}" for i in range(len(docs))], BM25Params())
-    monkeypatch.setattr(bm25_module, "_POSTINGS_CHUNK_TOKENS", chunk_tokens)
+    monkeypatch.setattr(postings_module, "_POSTINGS_CHUNK_TOKENS", chunk_tokens)
     chunked = BM25Index.build(docs, [f"d{i}" for i in range(len(docs))], BM25Params())
     assert chunked.vocab == whole.vocab
     for a, b in zip(chunked.to_arrays()[0].values(), whole.to_arrays()[0].values(), strict=True):
