@@ -14,6 +14,7 @@ from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
 from .agent.readers import executor
+from .agent.readers.judges import JudgeSpec
 from .ingest import jobs
 
 
@@ -183,19 +184,19 @@ def judge_batch(
     """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
     from .agent.readers.fanout import judge_batch_locally
 
-    block_kind = str(judge_spec.get("block_kind", "sentence"))
-    return judge_batch_locally(_judge_for(judge_spec), block_kind, collection_id, goal, refs, options)
+    spec = JudgeSpec.from_json(judge_spec)
+    return judge_batch_locally(_judge_for(spec), spec.block_kind, collection_id, goal, refs, options)
 
 
-def _judge_for(judge_spec: dict[str, Any]) -> Any:
+def _judge_for(spec: JudgeSpec) -> Any:
     """Return the worker's judge for a spec, built once per process (heads are loaded once)."""
     import json
 
     from .agent.readers.judges import make_judge
 
-    key = json.dumps(judge_spec, sort_keys=True)
+    key = json.dumps(spec.as_json(), sort_keys=True)
     if key not in _judges:
-        _judges[key] = make_judge(judge_spec)
+        _judges[key] = make_judge(spec)
     return _judges[key]
 
 
@@ -206,8 +207,8 @@ def mine_leads(
     """Mine leads for a question's clues in one batch of units (evidence mining, run in the background)."""
     from .agent.systems.mining import mine_locally
 
-    block_kind = str(judge_spec.get("block_kind", "sentence"))
-    return mine_locally(_judge_for(judge_spec), block_kind, collection_id, question, refs, clues)
+    spec = JudgeSpec.from_json(judge_spec)
+    return mine_locally(_judge_for(spec), spec.block_kind, collection_id, question, refs, clues)
 
 
 # System 1's batches run as these tasks when the agent runs inside a worker (it never imports this module).

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from evidence.agent.readers.judges import JudgeUnavailable, judge_spec, make_judge
+from evidence.agent.readers.judges import JudgeSpec, JudgeUnavailable, judge_spec, make_judge
 from evidence.models import Judgment, Run
 from evidence.run_config import RunConfig
 from evidence.runs import execute_run
@@ -83,3 +85,13 @@ def test_a_remote_judge_is_asked_even_for_a_scoped_paper(library, settings, fake
     assert requests  # the section scorer is the local provider's: the remote one reads through localization
     assert not RunEvent.objects.filter(run=run, kind="paper_reading").exists()
     assert set(Judgment.objects.filter(run=run).values_list("provider", flat=True)) == {"jev"}
+
+
+def test_a_judge_spec_travels_to_workers_as_json_and_reads_back_as_the_same_spec():
+    spec = judge_spec(RunConfig())
+    assert isinstance(spec, JudgeSpec) and spec.name == "local" and spec.block_kind == "sentence"
+    wire = json.loads(json.dumps(spec.as_json()))  # what Celery carries
+    assert JudgeSpec.from_json(wire) == spec and JudgeSpec.from_json(spec) is spec
+    # A message written before the spec was typed (a plain dict, fields missing) reads through the same adapter.
+    assert JudgeSpec.from_json({"name": "local"}) == JudgeSpec("local", {}, "sentence")
+    assert JudgeSpec.from_json({"heads": None, "block_kind": "paragraph"}).block_kind == "paragraph"

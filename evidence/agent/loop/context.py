@@ -15,6 +15,7 @@ from ..answer import Answer, compose_extractive
 from ..planning.choice import OfflinePlanner, Planner
 from ..planning.offline import Plan, make_plan
 from ..readers.heuristic import heuristic_spans
+from ..readers.judges import JudgeSpec
 from ..readers.units import load_units
 from ..tools import ResearchTools, ToolError
 from .budget import TimeBudget
@@ -39,7 +40,7 @@ class RunContext:
     clock: TimeBudget
     recorder: RunRecorder
     judge: Judge | None = None
-    judge_spec: dict[str, Any] = field(default_factory=dict)  # how a worker rebuilds the same judge
+    judge_spec: JudgeSpec = field(default_factory=JudgeSpec)  # how a worker rebuilds the same judge
     delivered: list[EvidenceSpan] = field(default_factory=list)
     judged: set[str] = field(default_factory=set)
     searched: dict[str, list[Hit]] = field(default_factory=dict)  # query -> hits, for readers that try in turn

@@ -17,6 +17,7 @@ from django.conf import settings
 from ...judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
 from ...judge.types import Judge, Unit
 from .executor import remote
+from .judges import JudgeSpec
 from .units import UnitRef, load_units_by_ref, unit_ref
 
 GRACE_S = 1.5  # how long a queued batch may wait for another worker before it is judged in place
@@ -29,7 +30,7 @@ def batches(sub_questions: Sequence[str], units: Sequence[Unit]) -> list[tuple[s
 
 def localize_fanned_out(
     judge: Judge,
-    judge_spec: dict[str, Any],
+    judge_spec: JudgeSpec,
     collection_id: int,
     sub_questions: Sequence[str],
     units: Sequence[Unit],
@@ -45,7 +46,7 @@ def localize_fanned_out(
         return merge([localize_batch(judge, goal, batch, **options) for goal, batch in work])
     pending = [
         judge_batch.apply_async(
-            (judge_spec, collection_id, goal, [unit_ref(unit) for unit in batch], options),
+            (judge_spec.as_json(), collection_id, goal, [unit_ref(unit) for unit in batch], options),
             queue=settings.EVIDENCE_JUDGE_QUEUE,
         )
         for goal, batch in work

@@ -7,6 +7,8 @@ so a judge spec stays plain JSON that a worker can rebuild the same judge from w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -19,13 +21,38 @@ class JudgeUnavailable(ValueError):
     """The configured provider cannot be built here (no endpoint or key): the sentence says which setting."""
 
 
-def judge_spec(config: RunConfig) -> dict[str, Any]:
-    """Return how to build the run's System 1 judge (provider, head overrides, block kind): JSON, for workers."""
-    return {
-        "name": config.judge or default_provider(),
-        "heads": dict(config.judge_heads),
-        "block_kind": config.block_kind,
-    }
+@dataclass(frozen=True)
+class JudgeSpec:
+    """How to build a run's System 1 judge: its provider, the local judge's head overrides and how units are cut
+    into regions. It travels to the workers as JSON (`as_json`) and is read back by `from_json`, the one adapter
+    for messages of any age; it never carries a secret (endpoints and keys come from each machine's settings)."""
+
+    name: str = "local"
+    heads: Mapping[str, str] = field(default_factory=dict)
+    block_kind: str = "sentence"
+
+    @classmethod
+    def of(cls, config: RunConfig) -> JudgeSpec:
+        return cls(config.judge or default_provider(), dict(config.judge_heads), config.block_kind)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "heads": dict(self.heads), "block_kind": self.block_kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | JudgeSpec) -> JudgeSpec:
+        if isinstance(data, JudgeSpec):
+            return data
+        heads = data.get("heads") or {}
+        return cls(
+            str(data.get("name") or "local"),
+            {str(k): str(v) for k, v in heads.items()} if isinstance(heads, Mapping) else {},
+            str(data.get("block_kind") or "sentence"),
+        )
+
+
+def judge_spec(config: RunConfig) -> JudgeSpec:
+    """Return how to build the run's System 1 judge."""
+    return JudgeSpec.of(config)
 
 
 def default_provider() -> str:
@@ -35,13 +62,13 @@ def default_provider() -> str:
     return name
 
 
-def make_judge(spec: dict[str, Any]) -> Judge:
+def make_judge(spec: JudgeSpec) -> Judge:
     """Build the provider a judge spec names."""
-    name = spec.get("name", "local")
+    name = spec.name
     if name == "local":
         from ...judge.local import LocalJudge
 
-        return LocalJudge(heads=spec.get("heads") or None)
+        return LocalJudge(heads=dict(spec.heads) or None)
     if name == "jev":
         from ...judge.jev import JevJudge
 

@@ -22,6 +22,7 @@ from ...judge.mining import Lead, mine_qa
 from ...judge.types import Judge, Unit
 from ..readers.executor import remote
 from ..readers.fanout import GRACE_S, from_json, to_json
+from ..readers.judges import JudgeSpec
 from ..readers.units import UnitRef, load_units_by_ref, unit_ref
 
 
@@ -61,7 +62,7 @@ class MiningBatch:
 
 def start_mining(
     judge: Judge,
-    judge_spec: dict[str, Any],
+    judge_spec: JudgeSpec,
     collection_id: int,
     question: str,
     units: Sequence[Unit],
@@ -78,7 +79,7 @@ def start_mining(
         return MiningBatch(inline, leads=inline())
     refs = [unit_ref(unit) for unit in units]
     result = mine_leads.apply_async(
-        (judge_spec, collection_id, question, refs, clues), queue=settings.EVIDENCE_JUDGE_QUEUE
+        (judge_spec.as_json(), collection_id, question, refs, clues), queue=settings.EVIDENCE_JUDGE_QUEUE
     )
     return MiningBatch(inline, result=result)
 
