@@ -7,7 +7,7 @@ to fix it, returned to the planner as the tool's output rather than raised past 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,13 +52,15 @@ class ResearchTools:
         trajectory: Trajectory,
         searcher: str = "hybrid",
         emit: Callable[..., Any] = events.emit,
+        scope: Sequence[str] = (),
     ) -> None:
         self.run = run
         self.trajectory = trajectory
         self.searcher = get_searcher(searcher, run.collection_id)
         self.emit = emit
-        # A run may be scoped to some documents (a question about one paper): hits outside are dropped.
-        self.scope = {str(d) for d in (run.config or {}).get("scope_docids") or []}
+        # A run may be scoped to some documents (a question about one paper, RunConfig.scope_docids): hits
+        # outside are dropped.
+        self.scope = {str(d) for d in scope}
 
     # -------------------------------------------------------------- dispatch
 

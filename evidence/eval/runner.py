@@ -16,11 +16,11 @@ from django.utils import timezone
 from .. import runs
 from ..ingest.prepare import prepare_all, readiness
 from ..models import Document, Evaluation, EvaluationItem, Run
-from ..run_config import RunConfig
 from .answer_judge import agreement
 from .benchmarks import EvalQuestion
 from .failures import STAGES, failure_stage, funnel_recall
 from .kinds import Benchmark
+from .settings import AnswerJudge, EvaluationSettings
 
 
 def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str, Any]) -> str:
@@ -30,7 +30,8 @@ def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str,
 
 def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
     """Ask one question with the evaluation's system; return its metrics with cost, time and funnel."""
-    config = RunConfig.known(evaluation.config)  # the evaluation's own settings (budget, answer judge) stay here
+    settings_ = EvaluationSettings.of(evaluation.config)
+    config = dict(settings_.run)  # the evaluation's own settings (budget, answer judge) stay out of the run's
     if evaluation.system == "dual":
         config.update(bench.run_config(question))
     if question.scope:
@@ -38,16 +39,16 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
     run, _ = runs.create_run(
         evaluation.owner, evaluation.collection, question.question, system=evaluation.system,
         task=question.task if evaluation.system == "dual" else Run.Task.QA, config=config,
-        budget_s=float(evaluation.config.get("budget_s", settings.EVIDENCE_RUN_BUDGET_S)),
+        budget_s=settings_.budget_s if settings_.budget_s is not None else settings.EVIDENCE_RUN_BUDGET_S,
         quota=False,  # an evaluation is bounded by its own spending cap, not by the owner's run quota
     )  # fmt: skip
     started = time.perf_counter()
-    run = runs.run_here(run, emit=_silent_emit if evaluation.config.get("quiet_events") else _emit)
+    run = runs.run_here(run, emit=_silent_emit if settings_.quiet_events else _emit)
     latency = time.perf_counter() - started
     metrics = bench.score(question, run)
     relevant = metrics.pop("relevant", [])
-    if evaluation.config.get("answer_judge") and bench.answer_judged:
-        metrics["judged_correct"] = judge_run(evaluation, bench, question, run)
+    if settings_.answer_judge is not None and bench.answer_judged:
+        metrics["judged_correct"] = judge_run(settings_.answer_judge, bench, question, run)
     metrics.update(
         {
             "run": run.pk,
@@ -64,15 +65,14 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
     return metrics
 
 
-def judge_run(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
+def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
     """Ask the configured LLM judge whether the run's answer is right; its calls are recorded on the run."""
     from ..agent.llm import make_client
     from ..agent.llm.recording import DjangoRecorder
     from .answer_judge import judge_answer
 
-    options = evaluation.config["answer_judge"]
     recorder = DjangoRecorder(run_id=run.pk)
-    source = options.get("replay_of_evaluation")
+    source = judge.replay_of_evaluation
     if source:
         original = EvaluationItem.objects.filter(evaluation_id=source, qid=question.qid).first()
         if original is None or original.run_id is None:
@@ -82,12 +82,12 @@ def judge_run(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion, 
         client = make_client(
             "openai",
             recorder=recorder,
-            base_url=options.get("base_url") or settings.OPENAI_BASE_URL,
+            base_url=judge.base_url or settings.OPENAI_BASE_URL,
             api_key=settings.OPENAI_API_KEY or None,
         )
     answer = run.answer or {}
     response = f"Explanation: {answer.get('explanation', '')}\nExact Answer: {answer.get('exact_answer', '')}"
-    return judge_answer(client, options["model"], question.question, response, bench.reference(question)).correct
+    return judge_answer(client, judge.model, question.question, response, bench.reference(question)).correct
 
 
 def _emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
@@ -107,7 +107,7 @@ def evaluate(
     bench: Benchmark,
     owner: Any,
     system: str,
-    config: dict[str, Any],
+    config: EvaluationSettings | dict[str, Any],
     limit: int | None = None,
     out_dir: Path | None = None,
     spend_cap_usd: float | None = None,
@@ -122,6 +122,8 @@ def evaluate(
     measure reading, not embedding; `preparing(done, total)` reports it, and the summary says how long it took.
     `prepare` False asks a cold collection (the first questions embed the sentences they read).
     """
+    settings_ = config if isinstance(config, EvaluationSettings) else EvaluationSettings.of(config)
+    config = settings_.as_stored()
     collection = bench.collection(owner)
     preparation_s, prepared = prepare_collection(collection.pk, preparing) if prepare else (0.0, 0)
     questions = bench.questions()[: limit or None]
@@ -154,14 +156,14 @@ def evaluate(
             out.flush()
     items = [item.metrics for item in evaluation.items.filter(qid__in=[q.qid for q in questions])]
     summary = summarize(bench, items)
-    if config.get("answer_judge") and bench.answer_judged:
+    if settings_.answer_judge is not None and bench.answer_judged:
         summary.update(agreement([i.get("judged_correct") for i in items], [bench.correct(i) for i in items]))
     summary.update(
         {
             "benchmark": bench.name,
             "system": system,
             "evaluation": evaluation.pk,
-            "searcher": config.get("searcher", "hybrid"),
+            "searcher": settings_.run.get("searcher", "hybrid"),
             # This session's wall time: preparing the papers for reading, then asking the questions not yet asked.
             "preparation_s": round(preparation_s, 2),
             "prepared_regions": prepared,

@@ -264,3 +264,51 @@ def test_the_hollow_check_sees_an_empty_test():
         ]
     )
     assert hollow_tests(source) == ["test_a", "test_b", "test_c"]
+
+
+# ------------------------------------------------------------------ layers: no arrow points up
+
+# Each package (and top-level module) of evidence/ sits on a layer; an import may point down or across, never up.
+# A new module needs a layer here: the test names it until it has one.
+LAYERS = {
+    0: {"models", "logging", "errors"},
+    1: {"events", "broadcast", "heartbeats", "ratelimit", "exports", "document_search"},
+    2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "run_lifecycle", "queueing", "quotas"},
+    2.5: {"run_config"},
+    3: {"agent", "agent.loop", "agent.readers", "agent.planning", "agent.systems", "auth_keys"},
+    4: {"schemas", "runs", "event_stream", "piserini_backends"},
+    5: {"replays", "reaper", "eval"},
+    6: {"tasks", "forms", "static_serving"},
+    7: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
+    8: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware"},
+    9: {"apps", "demo"},
+}
+LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
+
+
+def room(module: str) -> str:
+    """A module's package under evidence/ (agent's rooms each their own), or the top-level module itself."""
+    parts = module.split(".")
+    return f"agent.{parts[2]}" if parts[1] == "agent" and len(parts) > 3 else parts[1]
+
+
+def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for source, targets in graph.items():
+        for target in targets:
+            a, b = room(source), room(target)
+            if a != b and LAYER_OF[b] > LAYER_OF[a]:
+                found.append(f"{source} -> {target}")
+    return sorted(found)
+
+
+def test_every_package_has_a_layer_and_no_import_points_up():
+    graph = {m: {t for t in targets if "." in t} for m, targets in module_graph().items() if "." in m}
+    assert sorted({room(m) for m in graph} - set(LAYER_OF)) == []
+    assert upward_arrows(graph) == []
+
+
+def test_the_layer_check_sees_an_arrow_pointing_up():
+    assert upward_arrows({"evidence.models.runs": {"evidence.views.runs"}}) == [
+        "evidence.models.runs -> evidence.views.runs"
+    ]

@@ -61,7 +61,7 @@ def research(
         ctx = RunContext(
             run=run,
             trajectory=trajectory,
-            tools=ResearchTools(run, trajectory, searcher=config.searcher, emit=emit),
+            tools=ResearchTools(run, trajectory, searcher=config.searcher, emit=emit, scope=config.scope_docids),
             clock=clock,
             recorder=recorder,
             judge=make_judge(spec) if system.uses_judge else None,
@@ -109,7 +109,7 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     delivered = ctx.delivered if ctx else []
     answer = compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)
     if ctx:
-        ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+        ctx.reached("cited", [span.docid for _, span in answer.citations])
     return answer
 
 

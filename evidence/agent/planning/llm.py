@@ -194,7 +194,7 @@ def final_answer(ctx: RunContext, response: ChatResponse) -> Answer:
     """Parse the model's answer; keep citations that point at delivered spans, count the rest as dropped."""
     final = parse_final_answer(response.content or "")
     citations, dropped = attach_citations(final.explanation, ctx.delivered)
-    ctx.trajectory.add("cited", [span.docid for _, span in citations])
+    ctx.reached("cited", [span.docid for _, span in citations])
     if dropped:
         ctx.log("citations_dropped", {"count": dropped})
     return Answer(

@@ -143,7 +143,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     from ...ingest.embedding import get_embedder
 
     question = plan.question
-    ctx.trajectory.add("inspected", [p.docid for p in papers])
+    ctx.reached("inspected", [p.docid for p in papers])
     ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
     blocks, s = read_whole(question, papers)
     if not blocks:
@@ -182,5 +182,5 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     ]  # fmt: skip
     signals = {"reader": "whole", "evidence": evidence_rows}
     answer = compose(spans, short, CITED, found=found_in_collection(short), signals=signals)
-    ctx.trajectory.add("cited", [sp.docid for sp in cited])
+    ctx.reached("cited", [sp.docid for sp in cited])
     return Outcome("answered", answer)

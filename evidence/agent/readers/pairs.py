@@ -10,7 +10,8 @@ from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
 from ..answer import compose_extractive
-from ..loop.context import Outcome, RunContext, ctx_units
+from ..loop.context import Outcome, RunContext
+from ..loop.steps import ctx_units
 from ..planning.offline import Plan
 from .units import load_document_units
 
@@ -69,7 +70,7 @@ def pair_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] 
 
 def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
     """Judge every paragraph pair, deliver the chosen sentences, and answer citing all of them."""
-    ctx.trajectory.add("inspected", [unit.docid for unit in units])
+    ctx.reached("inspected", [unit.docid for unit in units])
     chosen = ctx.judge.multihop_support(plan.question, units)  # type: ignore[union-attr]
     spans = [
         EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, p, 1.0, plan.question, b.kind)
@@ -83,5 +84,5 @@ def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
     answer = compose_extractive(
         plan.question, spans, max_sentences=len(spans), min_probability=0.0, threshold=ctx.config.answer_threshold
     )
-    ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    ctx.reached("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

@@ -11,7 +11,8 @@ from ...judge.heads import Head
 from ...judge.localize import EvidenceSpan
 from ...judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
 from ...judge.types import Unit
-from ..loop.context import SCOPED_PASSAGE_LIMIT, Outcome, RunContext, answer_from, search_hits
+from ..loop.context import Outcome, RunContext
+from ..loop.steps import SCOPED_PASSAGE_LIMIT, answer_from, search_hits
 from ..planning.offline import Plan
 from .units import load_document_units
 
@@ -60,7 +61,7 @@ def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> li
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
     from ...ingest.embedding import get_embedder
 
-    ctx.trajectory.add("inspected", [paper.docid for paper in papers])
+    ctx.reached("inspected", [paper.docid for paper in papers])
     embedder = get_embedder()
     questions = list(dict.fromkeys(questions))
     names = sorted({b.label for paper in papers for b in paper.blocks})

@@ -11,7 +11,8 @@ import re
 
 from ..answer import Answer
 from ..llm import ChatResponse, Conversation
-from ..loop.context import MAX_ROUNDS, Outcome, RunContext, plain_select, read_top, search_hits
+from ..loop.context import Outcome, RunContext
+from ..loop.steps import MAX_ROUNDS, plain_select, read_top, search_hits
 from ..planning.choice import ModelPlanner
 from ..planning.llm import MAX_OUTPUT_TOKENS, final_answer
 

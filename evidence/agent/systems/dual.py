@@ -12,18 +12,8 @@ from ...judge.relevance import assess_relevance
 from ...judge.types import Unit
 from ...retrieval.types import Hit
 from ..answer import compose_extractive
-from ..loop.context import (
-    MAX_ROUNDS,
-    SUPPORTED,
-    Outcome,
-    RunContext,
-    answer_from,
-    ctx_units,
-    plain_select,
-    read_top,
-    search_hits,
-    unit_key,
-)
+from ..loop.context import Outcome, RunContext
+from ..loop.steps import MAX_ROUNDS, SUPPORTED, answer_from, ctx_units, plain_select, read_top, search_hits, unit_key
 from ..planning.offline import Plan, refine_query
 from ..readers.fanout import localize_fanned_out
 from ..readers.registry import choose_reader
@@ -79,7 +69,7 @@ def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:
             # background; its leads enter the research history when the loop next looks.
             mining_units = [u for u in ctx_units(ctx, hits[k : k + K_MINING]) if unit_key(u) not in ctx.judged]
             if mining_units:
-                ctx.trajectory.add("inspected", [u.docid for u in mining_units])
+                ctx.reached("inspected", [u.docid for u in mining_units])
                 mining.append(
                     start_mining(
                         ctx.judge, ctx.judge_spec, ctx.run.collection_id, plan.question, mining_units, plan.clues
@@ -126,7 +116,7 @@ def request_evidence(
     if not units or ctx.judge is None:
         return []
     ctx.judged.update(unit_key(u) for u in units)
-    ctx.trajectory.add("inspected", [u.docid for u in units])
+    ctx.reached("inspected", [u.docid for u in units])
     ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in units))})  # the page's "reading N…" line
     result = localize_fanned_out(
         ctx.judge,
@@ -183,7 +173,7 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     """Ranking task: System 1 grades the top 100 (relevance assessment), then localizes evidence in the top 3."""
     hits = search_hits(ctx, plan.queries[0], "Search for documents relevant to the topic.")
     units = ctx_units(ctx, hits[:RERANK_DEPTH])
-    ctx.trajectory.add("inspected", [u.docid for u in units])
+    ctx.reached("inspected", [u.docid for u in units])
     relevance = assess_relevance(ctx.judge, plan.question, units)  # type: ignore[arg-type]
     order = relevance.ranking()
     ranking = [{"docid": d, "p": round(relevance.p(d) or 0.0, 4)} for d in order]
@@ -197,5 +187,5 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     answer = compose_extractive(plan.question, ctx.delivered, threshold=ctx.config.answer_threshold)
     answer.found = True  # the ranking is the result: a claim with no short answer is still ranked, never "not found"
     answer.ranking = ranking + tail
-    ctx.trajectory.add("cited", [span.docid for _, span in answer.citations])
+    ctx.reached("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered", answer)

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..loop.context import MAX_ROUNDS, SUPPORTED, Outcome, RunContext, answer_from, plain_select, read_top, search_hits
+from ..loop.context import Outcome, RunContext
+from ..loop.steps import MAX_ROUNDS, SUPPORTED, answer_from, plain_select, read_top, search_hits
 from ..planning.choice import ModelPlanner
 from ..planning.llm import run_llm_planner
 from ..planning.offline import refine_query

@@ -13,6 +13,7 @@ from ...agent.loop.research import SYSTEM_NAMES
 from ...eval.benchmarks import HotpotQA, Qasper, SciFact
 from ...eval.papers_bench import Papers
 from ...eval.runner import evaluate
+from ...eval.settings import AnswerJudge, EvaluationSettings
 from ...retrieval.searchers import SEARCHERS
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
@@ -77,17 +78,14 @@ class Command(BaseCommand):
             system, searcher = "single_pass", system
         if system not in SYSTEM_NAMES:
             raise CommandError(f"Unknown system {system!r}: use one of {', '.join(SYSTEM_NAMES + SEARCHERS)}.")
-        config = {"searcher": searcher, "quiet_events": True}
-        if options["budget"]:
-            config["budget_s"] = options["budget"]
-        if options["offset"]:
-            config["offset"] = options["offset"]
-        if options["answer_judge"]:
-            config["answer_judge"] = {
-                "model": options["answer_judge"],
-                "base_url": options["judge_base_url"],
-                "replay_of_evaluation": options["judge_replay_of"],
-            }
+        judge = options["answer_judge"]
+        config = EvaluationSettings(
+            run={"searcher": searcher},
+            quiet_events=True,
+            budget_s=options["budget"] or None,
+            offset=options["offset"] or 0,
+            answer_judge=AnswerJudge(judge, options["judge_base_url"], options["judge_replay_of"]) if judge else None,
+        )
         questions = bench.questions()
         if options["offset"]:
             bench.questions = lambda: questions[options["offset"] :]  # type: ignore[method-assign]
