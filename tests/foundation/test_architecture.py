@@ -68,8 +68,8 @@ STRATEGY = [
         f"agent/{name}.py"
         for name in (
             "systems/registry", "systems/dual", "systems/baselines", "systems/mining", "readers/papers",
-            "readers/pairs", "readers/general", "readers/heuristic", "readers/fanout", "planning/llm",
-            "planning/offline", "answer", "loop/context",
+            "readers/pairs", "readers/general", "readers/heuristic", "readers/fanout", "readers/localization",
+            "planning/llm", "planning/offline", "answer", "loop/context", "loop/steps",
         )
     ),
     *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "question", "trees")),

@@ -9,9 +9,8 @@ from ..answer import Answer, attach_citations
 from ..llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
 from ..loop.context import Outcome, RunContext
 from ..readers.heuristic import heuristic_spans
-from ..readers.papers import papers_among, read_papers
+from ..readers.registry import evidence_in_documents
 from ..readers.units import load_units
-from ..systems.dual import request_evidence
 from ..tools import ToolError
 from .choice import ModelPlanner
 
@@ -173,13 +172,8 @@ def request_evidence_tool(ctx: RunContext, arguments: dict[str, Any]) -> str:
         raise ToolError("request_evidence needs sub_questions: a list of 1-6 short questions the evidence must answer.")
     plan = ctx.plan
     plan = type(plan)(plan.question, [str(s) for s in subs[:6]], plan.queries, plan.clues, plan.boolean)
-    wanted = list(dict.fromkeys(docids[:60]))
-    # A paper is read whole, paragraph by paragraph with its sections; other documents by their best passage.
-    papers = papers_among(ctx, wanted)
-    read_whole = {paper.docid for paper in papers}
-    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in wanted if docid not in read_whole])
-    missing = sorted(set(wanted) - {unit.docid for unit in units} - read_whole)
-    spans = (read_papers(ctx, plan.sub_questions, papers) if papers else []) + request_evidence(ctx, plan, units)
+    # Through System 1's readers: a paper is read whole by section, another document by its best passage.
+    spans, missing = evidence_in_documents(ctx, plan, list(dict.fromkeys(docids[:60])))
     lines = [
         f"[docid={s.docid} chars {s.start}-{s.end}{f' page {s.page}' if s.page else ''}] "
         f"p={s.probability:.2f} for {s.sub_question!r}: {s.quote}"

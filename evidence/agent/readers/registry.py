@@ -9,6 +9,8 @@ probabilities through the run context, then answers from them.
   pairs   two linked short paragraphs (one names the other, or the question names both) (multihop.py)
 
 A question none of them takes goes through the dual system's search loop (SPEC 4's localization and mining).
+A planner that names documents itself (the LLM's request_evidence) asks `evidence_in_documents`: the papers
+reader for papers, localization (localization.py) for the rest.
 The paper readers are the local provider's own scorers: a remote System 1 is asked through localization.
 """
 
@@ -17,13 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
 from ..loop.context import Outcome, RunContext
 from ..planning.offline import Plan
 from .general import answer_whole_papers, papers_to_read
+from .localization import request_evidence
 from .pairs import pair_candidates, read_pairs
-from .papers import answer_in_papers, scoped_papers
+from .papers import answer_in_papers, papers_among, read_papers, scoped_papers
+from .units import load_units
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,18 @@ READERS = (
     Reader("whole", long_document_candidates, answer_whole_papers, local_only=True),
     Reader("pairs", pair_candidates, read_pairs),
 )
+
+
+def evidence_in_documents(ctx: RunContext, plan: Plan, docids: list[str]) -> tuple[list[EvidenceSpan], list[str]]:
+    """System 1's evidence for the plan's sub-questions in named documents (what a planner asks for by docid):
+    a document that reads as a paper is read whole, paragraph by paragraph with its sections (the papers reader);
+    any other by its best passage, localized. Returns the spans delivered and the docids the collection lacks."""
+    papers = papers_among(ctx, docids)
+    read_whole = {paper.docid for paper in papers}
+    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in docids if docid not in read_whole])
+    missing = sorted(set(docids) - {unit.docid for unit in units} - read_whole)
+    spans = (read_papers(ctx, plan.sub_questions, papers) if papers else []) + request_evidence(ctx, plan, units)
+    return spans, missing
 
 
 def choose_reader(ctx: RunContext, plan: Plan, hits: list[Hit]) -> tuple[Reader, list[Unit]] | None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
 
-from ...judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
 from ...judge.mining import K_MINING, can_start_batch
 from ...judge.relevance import assess_relevance
 from ...judge.types import Unit
@@ -15,7 +13,7 @@ from ..answer import compose_extractive
 from ..loop.context import Outcome, RunContext
 from ..loop.steps import MAX_ROUNDS, SUPPORTED, answer_from, ctx_units, plain_select, read_top, search_hits, unit_key
 from ..planning.offline import Plan, refine_query
-from ..readers.fanout import localize_fanned_out
+from ..readers.localization import request_evidence
 from ..readers.registry import choose_reader
 from ..readers.units import load_document_units
 from .mining import MiningBatch, start_mining
@@ -106,46 +104,6 @@ def harvest_leads(ctx: RunContext, plan: Plan, mining: list[MiningBatch], wait: 
         for lead in leads:
             ctx.log("lead", {"docid": lead.docid, "priority": round(lead.priority, 4), "clues": list(lead.clues)})
         request_evidence(ctx, plan, ctx_units(ctx, [Hit(lead.docid, lead.priority) for lead in leads]))
-
-
-def request_evidence(
-    ctx: RunContext, plan: Plan, units: list[Unit], options: dict[str, Any] | None = None
-) -> list[EvidenceSpan]:
-    """System 1 localization of the plan's sub-questions over candidate units; deliver what it finds."""
-    units = [u for u in units if unit_key(u) not in ctx.judged][:MAX_UNITS_PER_REQUEST]
-    if not units or ctx.judge is None:
-        return []
-    ctx.judged.update(unit_key(u) for u in units)
-    ctx.reached("inspected", [u.docid for u in units])
-    ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in units))})  # the page's "reading N…" line
-    result = localize_fanned_out(
-        ctx.judge,
-        ctx.judge_spec,
-        ctx.run.collection_id,
-        plan.sub_questions,
-        units,
-        timeout_s=max(5.0, ctx.clock.remaining()),
-        options=options or ctx.config.localize.as_kwargs(),
-    )
-    best: dict[str, float] = {}
-    for judgment in result.judgments:
-        if judgment["kind"] == "fanout":
-            ctx.log("judge_batches", {"batches": judgment["batches"], "by_workers": judgment["by_workers"]})
-        elif judgment["kind"] == "noul":
-            docid = str(judgment["docid"])
-            best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
-    ctx.record_judgments(plan.question, units, best, result.spans)
-    delivered = ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
-    # The call itself, as a tool call of System 2 (exports list it beside search and read calls).
-    ctx.log(
-        "request_evidence",
-        {
-            "docids": list(dict.fromkeys(u.docid for u in units)),
-            "sub_questions": list(plan.sub_questions),
-            "delivered": [{"docid": s.docid, "start": s.start, "end": s.end} for s in delivered],
-        },
-    )
-    return delivered
 
 
 def whole_documents(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
