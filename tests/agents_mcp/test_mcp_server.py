@@ -105,7 +105,9 @@ def stdio_client(key: str):
         "REDIS_URL": django_settings.REDIS_URL,
         "DJANGO_SETTINGS_MODULE": "researchapp.settings",
         "EVIDENCE_TASK_QUEUE": os.environ["EVIDENCE_TEST_QUEUE"],  # the test worker's queue
-        "EVIDENCE_INDEX_DIR": str(django_settings.EVIDENCE_INDEX_DIR),
+        # The test's own index folder (settings.EVIDENCE_INDEX_DIR is DATA_DIR / "indexes"), and the built models.
+        "EVIDENCE_DATA_DIR": str(Path(django_settings.EVIDENCE_INDEX_DIR).parent),
+        "EVIDENCE_MODEL_DIR": os.environ.get("EVIDENCE_MODEL_DIR") or str(Path(django_settings.DATA_DIR) / "models"),
         "EVIDENCE_LOG_LEVEL": "WARNING",
     }
     params = StdioServerParameters(command=sys.executable, args=["manage.py", "mcp"], env=env, cwd=str(ROOT))
