@@ -18,7 +18,7 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "retrieval": [("bench/retrieval_bench.py", ["--quick"], False)],  # SciFact, Anserini parity, 20K synthetic
     "retrieval-100k": [("bench/retrieval_bench.py", [], False)],  # 100K synthetic with rank_bm25: over 10 minutes
     "retrieval-1m": [("bench/retrieval_1m.py", [], True)],
-    "embed": [("bench/embed_bench.py", [], False)],
+    "embed": [("bench/embed_bench.py", [], False), ("bench/embed_breakdown.py", [], False)],
     "embed-quality": [("bench/embed_quality.py", ["--claims", "150", "--distractors", "600"], False)],
     "index": [("bench/index_bench.py", [], True)],
     "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
