@@ -280,17 +280,24 @@ def files_in_upload(entries: tuple[LibraryEntry, ...], names: list[str]) -> dict
     A name is tied to the entry whose attachment path shares the longest tail of folders with it (the browser
     sends bare file names, a zip or the command line whole paths); a tie between two entries ties neither.
     """
+    # Only attachments with the file's own name can share a tail with it: look those up, not every entry (a
+    # library sent after its papers is matched against every stored document's name).
+    by_file_name: dict[str, list[tuple[str, list[str]]]] = {}
+    for entry in entries:
+        for path in entry.files:
+            parts = _parts(path)
+            if parts:
+                by_file_name.setdefault(parts[-1], []).append((entry.key, parts))
     tied: dict[str, str] = {}
     for name in names:
         name_parts = _parts(name)
         best, best_keys = 0, set()
-        for entry in entries:
-            for path in entry.files:
-                shared = _shared_tail(name_parts, _parts(path))
-                if shared > best:
-                    best, best_keys = shared, {entry.key}
-                elif shared == best and shared:
-                    best_keys.add(entry.key)
+        for key, parts in by_file_name.get(name_parts[-1] if name_parts else "", []):
+            shared = _shared_tail(name_parts, parts)
+            if shared > best:
+                best, best_keys = shared, {key}
+            elif shared == best:
+                best_keys.add(key)
         if best and len(best_keys) == 1:
             tied[name] = best_keys.pop()
     return tied

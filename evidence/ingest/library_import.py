@@ -143,6 +143,10 @@ def library_report(job: IngestJob) -> list[dict[str, Any]]:
     with the reason in a plain sentence."""
     reports = []
     finished = job.status in IngestJob.FINISHED
+    # The upload's files once (the page asks every second): the first row of each name, as the worker took it.
+    files: dict[str, IngestFile] = {}
+    for row in job.files.order_by("pk").only("pk", "name", "status", "duplicates"):
+        files.setdefault(row.name, row)
     for library in job.files.filter(library__has_key="entries").order_by("pk"):
         entries = [LibraryEntry.from_json(e) for e in library.library["entries"]]
         taken = set(
@@ -154,7 +158,7 @@ def library_report(job: IngestJob) -> list[dict[str, Any]]:
         for name, key in (library.library.get("tied") or {}).items():
             tied_files.setdefault(key, []).append(name)
         missing = [
-            {"key": e.key, "title": e.title, "reason": _why_missing(e, tied_files.get(e.key, []), job, finished)}
+            {"key": e.key, "title": e.title, "reason": _why_missing(e, tied_files.get(e.key, []), files, finished)}
             for e in entries
             if e.key not in taken
         ]
@@ -182,9 +186,9 @@ def file_note(record: IngestFile) -> str:
     return ""
 
 
-def _why_missing(entry: LibraryEntry, uploaded: list[str], job: IngestJob, finished: bool) -> str:
+def _why_missing(entry: LibraryEntry, uploaded: list[str], files: dict[str, IngestFile], finished: bool) -> str:
     if uploaded:
-        file = job.files.filter(name__in=uploaded).order_by("pk").first()
+        file = min((files[name] for name in uploaded if name in files), key=lambda f: f.pk, default=None)
         if file is not None and file.status == IngestFile.Status.FAILED:
             return "its file could not be read (see the file's error below)"
         if file is not None and file.duplicates:
