@@ -1,10 +1,12 @@
 """Check that a new embedding model keeps retrieval quality: cosine to the stored model's vectors and dense nDCG@10.
 
 Usage: .venv/bin/python bench/embed_quality.py [--claims 300] [--distractors 1700] [--cases scifact,realqa]
+    [--old fdq8r1] [--new minilm-l6-v2-fdq8] [--reference fp32]
 Cases (one JSON line each): SciFact claims against a corpus subset (every abstract a claim cites as evidence plus
 random others), and the realqa dev questions against the passages and sentences of the 13 real papers. Each model
 ranks with its own query and document vectors; "mixed" ranks new query vectors against old document vectors (a
-collection not yet re-embedded).
+collection not yet re-embedded). Both models' document and query vectors are also compared with the reference's
+(default: the fp32 graph the int8 models are quantized from).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchapp.settings")
 django.setup()  # the parsers and chunking import the models
 
+from embed_models import NAMES, named_embedder  # noqa: E402
+
 from evidence.eval.metrics import ndcg_at_k  # noqa: E402
-from evidence.ingest.embedding import MODEL_ID, MODEL_IDS, Embedder  # noqa: E402
+from evidence.ingest.embedding import MODEL_ID, Embedder  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
@@ -48,24 +52,29 @@ def cosine_stats(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
             "min": round(float(cos.min()), 4)}  # fmt: skip
 
 
-def compare(name: str, old: Embedder, new: Embedder, queries: list[str], docs: list[str], ids: list[str],
-            gains: list[dict[str, float]]) -> dict[str, object]:  # fmt: skip
-    """Embed with both models (interleaved halves, so load hits both alike) and report cosine and nDCG."""
+def compare(name: str, old: Embedder, new: Embedder, reference: Embedder, queries: list[str], docs: list[str],
+            ids: list[str], gains: list[dict[str, float]]) -> dict[str, object]:  # fmt: skip
+    """Embed with the models and report cosines (old to new, each to the reference) and nDCG."""
     timings = {}
     vectors = {}
-    for model in (old, new):
+    for model in (old, new, reference):
         started = time.perf_counter()
         vectors[model.model_id] = (model.embed(queries), model.embed(docs))
         timings[model.model_id] = round(time.perf_counter() - started, 1)
     (q_old, d_old), (q_new, d_new) = vectors[old.model_id], vectors[new.model_id]
+    q_ref, d_ref = vectors[reference.model_id]
     return {
         "case": name,
         "queries": len(queries),
         "docs": len(docs),
         "cosine_docs": cosine_stats(d_old, d_new),
         "cosine_queries": cosine_stats(q_old, q_new),
+        f"cosine_docs_{old.model_id}_to_{reference.model_id}": cosine_stats(d_old, d_ref),
+        f"cosine_docs_{new.model_id}_to_{reference.model_id}": cosine_stats(d_new, d_ref),
+        f"cosine_queries_{new.model_id}_to_{reference.model_id}": cosine_stats(q_new, q_ref),
         f"ndcg10_{old.model_id}": round(ranked_ndcg(q_old, d_old, ids, gains), 4),
         f"ndcg10_{new.model_id}": round(ranked_ndcg(q_new, d_new, ids, gains), 4),
+        f"ndcg10_{reference.model_id}": round(ranked_ndcg(q_ref, d_ref, ids, gains), 4),
         "ndcg10_mixed": round(ranked_ndcg(q_new, d_old, ids, gains), 4),
         "embed_s": timings,
     }
@@ -127,15 +136,17 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=300)
     parser.add_argument("--distractors", type=int, default=1700)
     parser.add_argument("--cases", default="scifact,realqa", help="comma-separated: scifact, realqa")
-    parser.add_argument("--old", choices=MODEL_IDS, default=MODEL_IDS[1], help="the model stored before")
-    parser.add_argument("--new", choices=MODEL_IDS, default=MODEL_ID)
+    parser.add_argument("--old", choices=NAMES, default="fdq8r1", help="the model stored before")
+    parser.add_argument("--new", choices=NAMES, default=MODEL_ID)
+    parser.add_argument("--reference", choices=NAMES, default="fp32")
     args = parser.parse_args()
     cases = set(args.cases.split(","))
-    old, new = Embedder(model_id=args.old), Embedder(model_id=args.new)
+    old, new, reference = (named_embedder(name) for name in (args.old, args.new, args.reference))
     if "scifact" in cases:
-        print(json.dumps(compare("scifact_subset", old, new, *scifact(args.claims, args.distractors))), flush=True)
+        subset = scifact(args.claims, args.distractors)
+        print(json.dumps(compare("scifact_subset", old, new, reference, *subset)), flush=True)
     for kind in ("passage", "sentence") if "realqa" in cases else ():
-        print(json.dumps(compare(f"realqa_{kind}s", old, new, *realqa(kind))), flush=True)
+        print(json.dumps(compare(f"realqa_{kind}s", old, new, reference, *realqa(kind))), flush=True)
 
 
 if __name__ == "__main__":

@@ -30,11 +30,13 @@ RESTART_WINDOW_S = 60.0
 MAX_RESTARTS_PER_WINDOW = 5
 
 
-# The queues runs and files (EVIDENCE_TASK_QUEUE), System 1's batches (EVIDENCE_JUDGE_QUEUE) and the background
-# preparation of papers for reading (EVIDENCE_PREPARE_QUEUE) are sent to.
+# The queues System 1's batches (EVIDENCE_JUDGE_QUEUE), runs and files (EVIDENCE_TASK_QUEUE) and the background
+# preparation of papers for reading (EVIDENCE_PREPARE_QUEUE) are sent to, in the order a free worker process takes
+# them (settings: queue_order_strategy "priority"): a run waiting on its batches first, preparation only when
+# nothing else waits.
 QUEUES = ",".join(
     os.environ.get(f"EVIDENCE_{name}_QUEUE", default)
-    for name, default in (("TASK", "celery"), ("JUDGE", "judge"), ("PREPARE", "prepare"))
+    for name, default in (("JUDGE", "judge"), ("TASK", "celery"), ("PREPARE", "prepare"))
 )
 
 

@@ -237,16 +237,23 @@ def build_dynamic_int8(target: Path) -> str:
     return quantized(fp32_graph(onnx_file, weights_file), target)
 
 
-def build_fused_int8(target: Path) -> str:
-    """Write the fdq8 model (the fused graph written from the fp32 weights, quantized) to `target`."""
+def build_fused_int8(target: Path, skip_layer_norm: bool = False) -> str:
+    """Write the fdq8 model (the fused graph written from the fp32 weights, quantized) to `target`;
+    `skip_layer_norm` writes its graph revision 1 (benchmarks)."""
     from .bert_graph import bert_graph
 
     weights_file = fp32_weights_path()
     verify_sha256(weights_file, FP32_WEIGHTS_SHA256)
-    return quantized(bert_graph(read_safetensors(weights_file)), target)
+    return quantized(bert_graph(read_safetensors(weights_file), skip_layer_norm=skip_layer_norm), target)
 
 
 BUILDERS = {FUSED_INT8_ID: build_fused_int8, DYNAMIC_INT8_ID: build_dynamic_int8}
+# A built model older than its builder's revision is built again (same weights, same int8 weights; the graph around
+# them changed). fdq8 revision 2: LayerNorm written apart from its Adds instead of SkipLayerNormalization.
+GRAPH_REVISIONS = {FUSED_INT8_ID: 2, DYNAMIC_INT8_ID: 1}
+# onnxruntime optimizers a session runs without: SkipLayerNormFusion would put back the slow fused kernel
+# (bert_graph's docstring); the exported dq8pc graph gains from it as well.
+UNFUSED = ["SkipLayerNormFusion"]
 
 
 def built_model_path(model_id: str) -> Path:
@@ -259,14 +266,23 @@ def built_model_path(model_id: str) -> Path:
     with (folder / f"{model_id}.lock").open("w") as lock:
         # Two processes starting at once build it once: the second waits, then finds it.
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (target.is_file() and record.is_file()):
+        if not (target.is_file() and record.is_file()) or _revision_of(record) != GRAPH_REVISIONS[model_id]:
             digest = BUILDERS[model_id](target)
             sources = {"source_weights": FP32_WEIGHTS_SHA256}
             if model_id == DYNAMIC_INT8_ID:
                 sources["source_onnx"] = MODEL_SHA256
-            record.write_text(json.dumps({"model": model_id, "sha256": digest, **sources}) + "\n")
+            built = {"model": model_id, "sha256": digest, "graph_revision": GRAPH_REVISIONS[model_id], **sources}
+            record.write_text(json.dumps(built) + "\n")
     verify_sha256(target, json.loads(record.read_text())["sha256"])
     return target
+
+
+def _revision_of(record: Path) -> int:
+    """The graph revision a built model's record names (records written before revisions existed: 1)."""
+    try:
+        return int(json.loads(record.read_text()).get("graph_revision", 1))
+    except (OSError, ValueError, AttributeError):
+        return 0  # unreadable: build again
 
 
 def dynamic_int8_path() -> Path:
@@ -285,6 +301,22 @@ def onnx_file_for(model_id: str) -> Path:
     raise ValueError(f"unknown embedding model {model_id!r}: expected one of {', '.join(MODEL_IDS)}")
 
 
+def inference_session(onnx_file: Path, threads: int, optimized_file: Path | None = None) -> ort.InferenceSession:
+    """An onnxruntime CPU session as the embedder runs one; `optimized_file` writes the graph it optimized (tests)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    if optimized_file is not None:
+        options.optimized_model_filepath = str(optimized_file)
+    # Idle ONNX threads sleep instead of spinning: the cores are shared with other workers and the web process,
+    # and with 2 threads on 2 busy cores spinning cost 31% of sentence throughput (bench/embed_bench.py).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(
+        str(onnx_file), options, providers=["CPUExecutionProvider"], disabled_optimizers=UNFUSED
+    )
+
+
 class Embedder:
     """Encode texts to unit-norm 384-d float32 vectors."""
 
@@ -297,10 +329,12 @@ class Embedder:
         max_length: int = 256,
         max_batch_tokens: int = 1024,
         model_id: str = MODEL_ID,
+        onnx_file: Path | None = None,
     ) -> None:
+        """`onnx_file` replaces the model id's file (benchmarks compare graphs with it); vectors keep `model_id`."""
         if batch_size < 1 or max_length < 2 or max_batch_tokens < max_length:
             raise ValueError("need batch_size >= 1, max_length >= 2, max_batch_tokens >= max_length")
-        onnx_file, tokenizer_file = onnx_file_for(model_id), tokenizer_path()
+        onnx_file, tokenizer_file = onnx_file or onnx_file_for(model_id), tokenizer_path()
         verify_sha256(tokenizer_file, TOKENIZER_SHA256)
 
         self.model_id = model_id
@@ -314,14 +348,7 @@ class Embedder:
         self.tokenizer.enable_truncation(max_length=max_length)
         self.tokenizer.no_padding()
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Idle ONNX threads sleep instead of spinning: the cores are shared with other workers and the web process,
-        # and with 2 threads on 2 busy cores spinning cost 31% of sentence throughput (bench/embed_bench.py).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
+        self.session = inference_session(onnx_file, self.threads)
         self.input_names = {i.name for i in self.session.get_inputs()}
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()

@@ -229,6 +229,44 @@ def test_it_builds_the_int8_model_once_and_checks_its_recorded_hash(
         embedding.built_model_path(embedding.MODEL_ID)
 
 
+def test_a_model_built_from_an_older_graph_revision_is_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embedding, "data_dir", lambda: tmp_path)
+    monkeypatch.delenv("EVIDENCE_MODEL_DIR", raising=False)
+    path = embedding.built_model_path(embedding.MODEL_ID)
+    record_file = tmp_path / "models" / f"{embedding.MODEL_ID}.json"
+    record = json.loads(record_file.read_text())
+    assert record["graph_revision"] == embedding.GRAPH_REVISIONS[embedding.MODEL_ID] == 2
+    # As revision 1 left it: the SkipLayerNormalization graph and a record without a revision.
+    embedding.build_fused_int8(path, skip_layer_norm=True)
+    del record["graph_revision"]
+    record["sha256"] = embedding.sha256_of(path)
+    record_file.write_text(json.dumps(record))
+    assert "SkipLayerNormalization" in optimized_operators(path, tmp_path)
+
+    rebuilt = embedding.built_model_path(embedding.MODEL_ID)
+    assert json.loads(record_file.read_text())["graph_revision"] == 2
+    assert "SkipLayerNormalization" not in optimized_operators(rebuilt, tmp_path)
+
+
+def optimized_operators(path: Path, folder: Path) -> set[str]:
+    """The operators of the graph an embedder's session runs, after onnxruntime's optimizers."""
+    import onnx
+
+    optimized = folder / "optimized.onnx"
+    embedding.inference_session(path, threads=1, optimized_file=optimized)
+    return {node.op_type for node in onnx.load(str(optimized)).graph.node}
+
+
+def test_the_session_runs_layer_norm_unfused_and_attention_int8(tmp_path: Path) -> None:
+    # onnxruntime's SkipLayerNormalization kernel took 2.0 ms where Add, Add and LayerNormalization take 0.5 ms;
+    # its optimizer would fuse them back without embedding.UNFUSED.
+    operators = optimized_operators(embedding.built_model_path(embedding.MODEL_ID), tmp_path)
+    assert "SkipLayerNormalization" not in operators
+    assert {"LayerNormalization", "QAttention", "DynamicQuantizeMatMul"} <= operators
+
+
 def test_it_builds_nothing_from_weights_whose_hash_differs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embedding, "data_dir", lambda: tmp_path)
     monkeypatch.delenv("EVIDENCE_MODEL_DIR", raising=False)
