@@ -11,10 +11,11 @@ as `manage.py ingest` does (embedding threads from EVIDENCE_EMBED_THREADS, defau
 the Celery worker as `make run` starts it (prefork, 2 processes of one embedding thread each), as a browser upload
 is. index_ms (in-process only) is the time inside index_store.add_documents per file (merges run in a background
 thread). file_ms is wall time per finished file: the first and last 100 show whether a file's cost grows.
-`seconds` ends when the last file is indexed (the collection is searchable); then the papers' sentence and
-paragraph vectors are prepared for reading, by the worker's background tasks (--worker: `ready_s` is when the
-collection page says "ready for questions", counted from the upload) or, in the CLI path, in this process as
-`evaluate` does (`prepare_s`). Either way the bench uses a Redis database of its own and empties it after.
+`seconds` ends when the last file is indexed (the collection is searchable); then the worker prepares the papers'
+sentence and paragraph vectors for reading in the background (--worker: `ready_s` is when the collection page says
+"ready for questions", counted from the upload; the CLI path queues that work for a worker, as `manage.py ingest`
+does). The bench uses a Redis database of its own and empties it after. The CLI path ingests --files-at-once files
+at a time in threads (default: one per core, each embedding with its share of the cores, as `manage.py ingest`).
 """
 
 from __future__ import annotations
@@ -87,8 +88,16 @@ def main() -> None:
     parser.add_argument("--worker", action="store_true", help="ingest in the shipped Celery worker")
     parser.add_argument("--redis-db", type=int, default=9, help="the worker's own Redis database (--worker)")
     parser.add_argument("--keep", action="store_true", help="keep the collection (default: delete it after)")
+    parser.add_argument("--files-at-once", type=int, default=None,
+                        help="CLI path: files ingested at a time (default: one per core, as manage.py ingest)")
     args = parser.parse_args()
     from shipped_worker import use_own_redis_db
+
+    from evidence.ingest.embedding import available_cores
+
+    at_once = args.files_at_once or available_cores()
+    if not args.worker:  # as manage.py ingest: the files at once share the cores as the worker's processes do
+        os.environ.setdefault("EVIDENCE_WORKER_PROCESSES", str(at_once))
 
     use_own_redis_db(args.redis_db)  # preparation tasks the CLI path queues go there too, not to a dev worker
 
@@ -99,8 +108,8 @@ def main() -> None:
 
     from evidence import tasks
     from evidence.ingest import jobs
-    from evidence.ingest.prepare import prepare_all, readiness
-    from evidence.models import Collection, Document, IndexSegment, IngestFile, IngestJob, Passage, Region
+    from evidence.ingest.prepare import readiness
+    from evidence.models import Collection, IndexSegment, IngestFile, IngestJob, Passage, Region
     from evidence.retrieval import index_store
 
     files = synthesize(args.files, args.words)
@@ -165,15 +174,11 @@ def main() -> None:
             worker, ingest_s, ready_s = in_worker(job)
             prepared = {"ready_s": round(ready_s, 1), "ready_minutes": round(ready_s / 60, 1)}
         else:
-            jobs.process_all(job, on_file=on_file)
+            jobs.process_all(job, on_file=on_file, files_at_once=at_once)
             ingest_s = time.perf_counter() - started
         t = time.perf_counter()
         index_store.wait_for_merges()
         merge_wait_s = time.perf_counter() - t
-        if not args.worker:
-            t = time.perf_counter()
-            regions = prepare_all(list(Document.objects.filter(collection=collection).values_list("pk", flat=True)))
-            prepared = {"prepare_s": round(time.perf_counter() - t, 1), "prepared_regions": regions}
         summary = jobs.job_summary(job)
         passages = Passage.objects.filter(document__collection=collection).count()
         sentences = Region.objects.filter(document__collection=collection, kind="sentence").count()
@@ -187,6 +192,7 @@ def main() -> None:
              merge_wait_after_s=round(merge_wait_s, 1), **prepared,
              segments=IndexSegment.objects.filter(collection=collection).count(),
              embed_threads=os.environ.get("EVIDENCE_EMBED_THREADS", "default"), worker=worker,
+             files_at_once=None if args.worker else at_once,
              peak_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
              load_avg_1m=round(os.getloadavg()[0], 2))  # fmt: skip
     finally:

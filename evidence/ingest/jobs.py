@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import BinaryIO
@@ -84,13 +85,44 @@ def pending_file_ids(job: IngestJob) -> list[int]:
     return list(job.files.filter(status=IngestFile.Status.QUEUED).values_list("pk", flat=True))
 
 
-def process_all(job: IngestJob, embed: bool = True, on_file: Callable[[IngestFile], None] | None = None) -> None:
-    """Ingest every queued file of a job here, in this process, members of unpacked zips included."""
-    while pending := pending_file_ids(job):
-        for file_id in pending:
-            record = process_file(file_id, embed=embed)
-            if record is not None and on_file is not None:
-                on_file(record)
+def process_all(
+    job: IngestJob,
+    embed: bool = True,
+    on_file: Callable[[IngestFile], None] | None = None,
+    files_at_once: int = 1,
+) -> None:
+    """Ingest every queued file of a job here, in this process, members of unpacked zips included.
+
+    `files_at_once` > 1 ingests that many files at a time in threads of this process (each with its own database
+    connection): one file's parsing, storing and indexing (Python, one core) overlap another's embedding. Inside a
+    transaction (where other connections would not see the job) files go one at a time.
+    """
+    from django.db import connection
+
+    if files_at_once <= 1 or connection.in_atomic_block:
+        while pending := pending_file_ids(job):
+            for file_id in pending:
+                _after_file(process_file(file_id, embed=embed), on_file)
+        return
+    with ThreadPoolExecutor(files_at_once, thread_name_prefix="ingest") as pool:
+        while pending := pending_file_ids(job):
+            for record in pool.map(lambda file_id: _in_thread(process_file, file_id, embed=embed), pending):
+                _after_file(record, on_file)
+
+
+def _after_file(record: IngestFile | None, on_file: Callable[[IngestFile], None] | None) -> None:
+    if record is not None and on_file is not None:
+        on_file(record)
+
+
+def _in_thread(function: Callable, *args, **kwargs):
+    """Call `function` in a pool thread, closing the thread's database connection after."""
+    from django.db import connection
+
+    try:
+        return function(*args, **kwargs)
+    finally:
+        connection.close()
 
 
 def claim_file(file_id: int, resume: bool = False) -> IngestFile | None:

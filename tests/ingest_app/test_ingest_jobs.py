@@ -170,3 +170,44 @@ def test_the_cli_ingests_the_real_papers_and_prints_a_summary(shared_data, user,
     assert pdf.text[region.start : region.end].startswith(sentence)
     assert region.page == 1 == pdf.page_at(start)
     assert Collection.objects.get(name="papers").owner == user
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cli_ingests_files_two_at_a_time_in_threads_of_its_own(tmp_path, user, capsys, monkeypatch):
+    """One file's parsing and indexing overlap another's embedding; every file still ends indexed once."""
+    import threading
+
+    user.is_superuser = True
+    user.save()
+    notes = {f"note-{i}.md": f"# Note {i}\n\nCaffeine study {i} timed sleep in {i + 10} adults.\n" for i in range(6)}
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name, text in notes.items():
+        (folder / name).write_text(text)
+    threads: set[str] = set()
+    real = jobs.process_file
+
+    def spy(file_id, **kwargs):
+        threads.add(threading.current_thread().name)
+        return real(file_id, **kwargs)
+
+    monkeypatch.setattr(jobs, "process_file", spy)
+    call_command("ingest", str(folder), "--collection", "notes", "--files-at-once", "2", "--no-embed", verbosity=0)
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["documents"] == 6 and summary["errors"] == []
+    assert len(threads) == 2 and all(name.startswith("ingest") for name in threads)
+    assert sorted(Document.objects.filter(collection__name="notes").values_list("title", flat=True)) == [
+        f"Note {i}" for i in range(6)
+    ]
+    hits = get_searcher("bm25", Collection.objects.get(name="notes").pk).search("caffeine study 3", 1)
+    assert hits and Document.objects.get(docid=hits[0].docid).title == "Note 3"
+
+
+@pytest.mark.django_db
+def test_the_cli_refuses_zero_files_at_once_before_it_stores_anything(tmp_path, user):
+    from django.core.management.base import CommandError
+
+    (tmp_path / "a.md").write_bytes(NOTE)
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("ingest", str(tmp_path / "a.md"), "--collection", "c", "--owner", "alice", "--files-at-once", "0")
+    assert not IngestJob.objects.exists() and not Collection.objects.filter(name="c").exists()
