@@ -88,8 +88,12 @@ def main() -> None:
     parser.add_argument("--worker", action="store_true", help="ingest in the shipped Celery worker")
     parser.add_argument("--redis-db", type=int, default=9, help="the worker's own Redis database (--worker)")
     parser.add_argument("--keep", action="store_true", help="keep the collection (default: delete it after)")
-    parser.add_argument("--files-at-once", type=int, default=None,
-                        help="CLI path: files ingested at a time (default: one per core, as manage.py ingest)")
+    parser.add_argument(
+        "--files-at-once",
+        type=int,
+        default=None,
+        help="CLI path: files ingested at a time (default: one per core, as manage.py ingest)",
+    )
     args = parser.parse_args()
     from shipped_worker import use_own_redis_db
 
