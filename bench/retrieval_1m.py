@@ -21,6 +21,7 @@ import resource  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict  # noqa: E402
+from itertools import pairwise  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -54,12 +55,14 @@ def term_cdf() -> np.ndarray:
 class Postings:
     """A (terms x units) tf matrix built from chunks in unit order, each chunk's postings kept until finish().
 
-    Only one chunk's tokens exist at a time; finish() lays every term's postings out in unit order into the final
-    CSR arrays. Peak memory is about the finished arrays plus the kept pieces (tfs as uint16).
+    Only one chunk's tokens exist at a time; a chunk's postings are kept in the smallest types that hold them (its
+    units as offsets within the chunk, uint16 for a chunk of up to 65,536 units; tfs as uint8 while no tf passes
+    255: 3 bytes a posting for passages, against 6). finish() lays every term's postings out in unit order into
+    the final CSR arrays (int32 units, float32 tfs, as the engine reads them).
     """
 
     def __init__(self) -> None:
-        self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (per-term counts, units, tfs)
+        self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []  # (per-term counts, units, tfs, first)
         self.columns = 0
 
     def add(self, tokens: np.ndarray, local_units: np.ndarray, n_units: int) -> None:
@@ -67,27 +70,69 @@ class Postings:
         key = tokens.astype(np.int64) * n_units + local_units
         key, tfs = np.unique(key, return_counts=True)  # sorted by (term, unit)
         terms = key // n_units
-        units = (key - terms * n_units + self.columns).astype(np.int32)
-        self.pieces.append((np.bincount(terms, minlength=N_TYPES), units, tfs.astype(np.uint16)))
+        units = key - terms * n_units
+        unit_type = np.uint16 if n_units <= 1 << 16 else np.int32
+        tf_type = np.uint8 if tfs.max(initial=0) <= 255 else np.uint16
+        counts = np.bincount(terms, minlength=N_TYPES).astype(np.int32)
+        self.pieces.append((counts, units.astype(unit_type), tfs.astype(tf_type), self.columns))
         self.columns += n_units
 
     def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return (indptr int64, units int32, tfs float32), releasing the pieces as they are copied."""
-        totals = np.sum([counts for counts, _, _ in self.pieces], axis=0)
+        totals = np.sum([counts for counts, _, _, _ in self.pieces], axis=0, dtype=np.int64)
         indptr = np.zeros(N_TYPES + 1, dtype=np.int64)
         np.cumsum(totals, out=indptr[1:])
         units = np.empty(int(indptr[-1]), dtype=np.int32)
         tfs = np.empty(int(indptr[-1]), dtype=np.float32)
         filled = indptr[:-1].copy()  # where each term's next postings go
         while self.pieces:
-            counts, piece_units, piece_tfs = self.pieces.pop(0)
+            counts, piece_units, piece_tfs, first = self.pieces.pop(0)
             starts = np.zeros(N_TYPES + 1, dtype=np.int64)
             np.cumsum(counts, out=starts[1:])
             dest = np.repeat(filled - starts[:-1], counts) + np.arange(len(piece_units))
-            units[dest], tfs[dest] = piece_units, piece_tfs
+            units[dest] = piece_units.astype(np.int32) + np.int32(first)
+            tfs[dest] = piece_tfs
             filled += counts
             del counts, piece_units, piece_tfs, dest
         return indptr, units, tfs
+
+
+def document_postings(passages: tuple[np.ndarray, np.ndarray, np.ndarray], doc_of: np.ndarray,
+                      block: int = 4_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Return the document level's CSR arrays from the passage level's: a document's tf of a term is the sum over
+    its passages (which partition its tokens), so the document postings need no tokens of their own.
+
+    Passages are numbered in document order and each term's postings are in unit order, so a term's documents come
+    sorted. Two passes over blocks of terms (about `block` postings each): one counts each term's documents, one
+    writes them into arrays allocated once, so no second copy of the document level exists.
+    """
+    indptr, units, tfs = passages
+    edges = [0]
+    while edges[-1] < N_TYPES:  # term blocks of about `block` postings (a bigger term alone is its own block)
+        edges.append(max(edges[-1] + 1, int(np.searchsorted(indptr, indptr[edges[-1]] + block, side="right")) - 1))
+    edges[-1] = min(edges[-1], N_TYPES)
+
+    def blocks():
+        for t0, t1 in pairwise(edges):
+            s, e = int(indptr[t0]), int(indptr[t1])
+            rows = np.repeat(np.arange(t1 - t0, dtype=np.int32), np.diff(indptr[t0 : t1 + 1]))
+            docs = doc_of[units[s:e]]
+            first = np.ones(e - s, dtype=bool)  # a posting starting a (term, document) run
+            first[1:] = (docs[1:] != docs[:-1]) | (rows[1:] != rows[:-1])
+            yield t0, t1, s, rows, docs, np.flatnonzero(first)
+
+    doc_counts = np.zeros(N_TYPES, dtype=np.int64)
+    for t0, t1, _, rows, _, starts in blocks():
+        doc_counts[t0:t1] = np.bincount(rows[starts], minlength=t1 - t0)
+    doc_indptr = np.zeros(N_TYPES + 1, dtype=np.int64)
+    np.cumsum(doc_counts, out=doc_indptr[1:])
+    doc_units = np.empty(int(doc_indptr[-1]), dtype=np.int32)
+    doc_tfs = np.empty(int(doc_indptr[-1]), dtype=np.float32)
+    for t0, t1, s, _, docs, starts in blocks():
+        out = slice(int(doc_indptr[t0]), int(doc_indptr[t1]))
+        doc_units[out] = docs[starts]
+        doc_tfs[out] = np.add.reduceat(tfs[s : s + len(docs)], starts) if len(starts) else []
+    return doc_indptr, doc_units, doc_tfs
 
 
 def index_from(arrays: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.ndarray, ids: list[str], params,
@@ -116,25 +161,16 @@ def main() -> None:
     starts = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
 
     # One chunk of tokens at a time (the same random stream as drawing them all first): passage postings per
-    # chunk; document postings for the documents the chunk completes (a document's tail waits for the next).
+    # chunk; the document level is summed from the passage level once that is finished (document_postings).
     started = time.perf_counter()
-    passage_postings, doc_postings = Postings(), Postings()
-    carry_tokens, carry_docs = np.empty(0, np.int32), np.empty(0, np.int64)
+    passage_postings = Postings()
     for first in range(0, n_passages, CHUNK):
         last = min(first + CHUNK, n_passages)
         count = int(starts[last] - starts[first])
         tokens = np.searchsorted(cdf, rng.random(count)).astype(np.int32).clip(0, N_TYPES - 1)
         units = np.repeat(np.arange(last - first, dtype=np.int64), lengths[first:last])
         passage_postings.add(tokens, units, last - first)
-        docs = np.concatenate([carry_docs, doc_of[units + first]])
-        tokens = np.concatenate([carry_tokens, tokens])
-        del units
-        done = n_docs if last == n_passages else int(doc_of[last])  # documents before this one are complete
-        cut = int(np.searchsorted(docs, done))
-        first_doc = doc_postings.columns
-        doc_postings.add(tokens[:cut], docs[:cut] - first_doc, done - first_doc)
-        carry_tokens, carry_docs = tokens[cut:], docs[cut:]
-        del tokens, docs
+        del tokens, units
     generate_s = time.perf_counter() - started
     emit(case="generate", passages=n_passages, documents=n_docs, tokens=int(starts[-1]),
          seconds=round(generate_s, 1), peak_mb=peak_mb())  # fmt: skip
@@ -143,7 +179,7 @@ def main() -> None:
     passage_arrays = passage_postings.finish()
     passage_index = index_from(passage_arrays, lengths, passage_ids, PASSAGE_PARAMS)
     doc_lengths = np.bincount(doc_of, weights=lengths, minlength=n_docs).astype(np.int32)
-    doc_arrays = doc_postings.finish()
+    doc_arrays = document_postings(passage_arrays, doc_of.astype(np.int32))
     doc_ids = [f"d{i}" for i in range(n_docs)]
     doc_index = index_from(doc_arrays, doc_lengths, doc_ids, DOC_PARAMS)
     passage_docids = [f"d{d}" for d in doc_of.tolist()]

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/run_all.py [GROUP ...] [--quick]     (no group: all but ingest-1000, in the order below)
 
-Each group finishes in a few minutes on 2 cores; its lines are kept in artifacts/bench/<script>.jsonl.
+Each group finishes in a few minutes on 2 cores; its lines are kept in artifacts/bench/<script>[-<option>...].jsonl.
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "load": [("bench/load_test.py", [], False)],
     # The first questions on 20 freshly uploaded real papers, cold and prepared for reading (about 10 minutes).
     "first-question": [("bench/first_question.py", [], False)],
-    # Tens of minutes, only when named (make bench-ingest-1000): through the shipped worker, as a browser upload.
-    "ingest-1000": [("bench/ingest_1000.py", ["--worker"], False)],
+    # The reading walk of one dual run: rooms (modules) and returns to rooms left before (issue 28's measure).
+    "walk": [("bench/context_walk.py", [], False)],
+    # Tens of minutes, only when named (make bench-ingest-1000): through the shipped worker, as a browser upload,
+    # then in the CLI path, as `manage.py ingest`.
+    "ingest-1000": [("bench/ingest_1000.py", ["--worker"], False), ("bench/ingest_1000.py", [], False)],
 }
 EXPLICIT_ONLY = {"ingest-1000"}
 
@@ -72,7 +75,8 @@ def main() -> None:
         print(f"# {script}", flush=True)
         started = time.perf_counter()
         result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
-        (out / f"{path.stem}.jsonl").write_text(result.stdout)
+        suffix = "".join(f"-{arg.lstrip('-')}" for arg in extra if arg.startswith("--"))  # one file per variant
+        (out / f"{path.stem}{suffix}.jsonl").write_text(result.stdout)
         print(result.stdout, end="", flush=True)
         if result.returncode != 0:
             failed.append(script)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evidence.agent.readers.judges import JudgeSpec, JudgeUnavailable, judge_spec, make_judge
+from evidence.agent.readers.judges import JudgeSpec, JudgeUnavailable, make_judge
 from evidence.models import Judgment, Run
 from evidence.run_config import RunConfig
 from evidence.runs import execute_run
@@ -60,15 +60,15 @@ def test_a_wrong_key_fails_the_run_with_a_sentence_naming_it(library, settings, 
 def test_a_provider_without_its_endpoint_is_refused_in_plain_words(settings):
     settings.EVIDENCE_JEV_URL = ""
     with pytest.raises(JudgeUnavailable, match="EVIDENCE_JEV_URL"):
-        make_judge(judge_spec(RunConfig.parse({"judge": "jev"})))
+        make_judge(JudgeSpec.of(RunConfig.parse({"judge": "jev"})))
     settings.EVIDENCE_JUDGE = "oracle"
     with pytest.raises(JudgeUnavailable, match="not a System 1 provider"):
-        judge_spec(RunConfig())
+        JudgeSpec.of(RunConfig())
 
 
 def test_the_local_judge_is_the_default(settings):
     settings.EVIDENCE_JUDGE = "local"
-    assert make_judge(judge_spec(RunConfig())).name == "local"
+    assert make_judge(JudgeSpec.of(RunConfig())).name == "local"
 
 
 def test_a_remote_judge_is_asked_even_for_a_scoped_paper(library, settings, fake):
@@ -88,7 +88,7 @@ def test_a_remote_judge_is_asked_even_for_a_scoped_paper(library, settings, fake
 
 
 def test_a_judge_spec_travels_to_workers_as_json_and_reads_back_as_the_same_spec():
-    spec = judge_spec(RunConfig())
+    spec = JudgeSpec.of(RunConfig())
     assert isinstance(spec, JudgeSpec) and spec.name == "local" and spec.block_kind == "sentence"
     wire = json.loads(json.dumps(spec.as_json()))  # what Celery carries
     assert JudgeSpec.from_json(wire) == spec and JudgeSpec.from_json(spec) is spec

@@ -17,7 +17,7 @@ from ...run_config import RunConfig
 from ..answer import Answer
 from ..llm.errors import BudgetExceeded
 from ..planning.choice import planner_for
-from ..readers.judges import judge_spec, make_judge
+from ..readers.judges import JudgeSpec, make_judge
 from ..systems.registry import SYSTEM_NAMES, SYSTEMS
 from ..tools import ResearchTools
 from . import progress
@@ -57,14 +57,15 @@ def research(
             raise ValueError(f"unknown system {run.system!r}: choose one of {', '.join(SYSTEMS)}")
         config = RunConfig.of(run)
         clock = TimeBudget(run.budget_s)
-        spec = judge_spec(config)
+        spec = JudgeSpec.of(config)
+        judge = make_judge(spec) if system.uses_judge else None
         ctx = RunContext(
             run=run,
             trajectory=trajectory,
             tools=ResearchTools(run, trajectory, searcher=config.searcher, emit=emit, scope=config.scope_docids),
             clock=clock,
             recorder=recorder,
-            judge=make_judge(spec) if system.uses_judge else None,
+            judge=judge,
             judge_spec=spec,
             config=config,
             planner=planner_for(run, config),

@@ -50,11 +50,6 @@ class JudgeSpec:
         )
 
 
-def judge_spec(config: RunConfig) -> JudgeSpec:
-    """Return how to build the run's System 1 judge."""
-    return JudgeSpec.of(config)
-
-
 def default_provider() -> str:
     name = str(getattr(settings, "EVIDENCE_JUDGE", "local") or "local")
     if name not in JUDGES:
