@@ -33,10 +33,10 @@ def fp32_file() -> Path:
     """The fused graph before quantization: the reference the int8 vectors are compared with."""
     import onnx
 
-    from evidence.ingest.bert_graph import bert_graph
+    from evidence.ingest.bert_graph import bert_graph, read_safetensors
 
     target = _folder() / "fp32.onnx"
-    onnx.save(bert_graph(embedding.read_safetensors(embedding.fp32_weights_path())), str(target))
+    onnx.save(bert_graph(read_safetensors(embedding.fp32_weights_path())), str(target))
     return target
 
 

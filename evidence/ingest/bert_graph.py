@@ -11,9 +11,16 @@ The `Add`s and `LayerNormalization` are written apart on purpose: onnxruntime's 
 forward pass; sessions turn off the optimizer that would fuse them back (embedding.UNFUSED). `skip_layer_norm=True`
 writes the former graph (graph revision 1), for the benchmark's before and after.
 The key mask must leave every row at least one token (the tokenizer's CLS always does).
+
+Also here: `read_safetensors` (the packaged fp32 weights) and `fp32_graph` (the unfused exported graph of the
+older dq8pc model with its int8 weights replaced by the fp32 ones).
 """
 
 from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
 
 import numpy as np
 
@@ -148,4 +155,71 @@ def bert_graph(
         graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MICROSOFT, 1)], ir_version=9
     )
     checker.check_model(model)
+    return model
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Return the float32 tensors of a safetensors file (the format is an 8-byte length, a JSON header, raw data)."""
+    dtypes = {"F32": np.float32, "I64": np.int64}
+    with path.open("rb") as handle:
+        size = struct.unpack("<Q", handle.read(8))[0]
+        header = json.loads(handle.read(size))
+        blob = handle.read()
+    tensors = {}
+    for name, spec in header.items():
+        if name == "__metadata__" or spec["dtype"] not in dtypes:
+            continue
+        start, end = spec["data_offsets"]
+        tensors[name] = np.frombuffer(blob[start:end], dtype=dtypes[spec["dtype"]]).reshape(spec["shape"])
+    return tensors
+
+
+def fp32_graph(onnx_file: Path, weights_file: Path):  # -> onnx.ModelProto
+    """Return the shipped graph with each dequantized int8 weight replaced by the matching fp32 tensor.
+
+    The shipped file computes each weight as Mul(Cast(int8), scale). Each such product is matched to the fp32
+    tensor of the same shape (or its transpose) nearest to it; a match farther than a quantization step fails.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(onnx_file))
+    graph = model.graph
+    inits = {init.name: init for init in graph.initializer}
+    fp32 = read_safetensors(weights_file)
+    by_name = {f"inner.{name}": tensor for name, tensor in fp32.items()}
+    producers = {out: node for node in graph.node for out in node.output}
+    drop_nodes, drop_inits, add_inits = [], set(), []
+    for node in graph.node:
+        if node.op_type != "Mul" or len(node.input) != 2:
+            continue
+        cast = producers.get(node.input[0])
+        if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or node.input[1] not in inits:
+            continue
+        quantized = numpy_helper.to_array(inits[cast.input[0]]).astype(np.float32)
+        scale = numpy_helper.to_array(inits[node.input[1]]).astype(np.float32)
+        approx = quantized * scale
+        best, best_error = None, np.inf
+        for tensor in by_name.values():
+            for candidate in (tensor, tensor.T):
+                if candidate.shape == approx.shape:
+                    error = float(np.abs(candidate - approx).max())
+                    if error < best_error:
+                        best, best_error = candidate, error
+        if best is None or best_error > float(np.max(np.abs(scale))) * 1.01:
+            raise RuntimeError(f"no fp32 tensor matches {node.output[0]} (error {best_error})")
+        add_inits.append(numpy_helper.from_array(np.ascontiguousarray(best, dtype=np.float32), node.output[0]))
+        drop_nodes += [node, cast]
+        drop_inits |= {cast.input[0], node.input[1]}
+    for node in drop_nodes:
+        graph.node.remove(node)
+    kept = [init for init in graph.initializer if init.name not in drop_inits]
+    del graph.initializer[:]
+    graph.initializer.extend([*kept, *add_inits])
+    # Other initializers (biases, LayerNorm) are fp32 in the shipped file already; take the exact ones.
+    for init in graph.initializer:
+        if init.name in by_name and init.data_type == onnx.TensorProto.FLOAT:
+            exact = by_name[init.name]
+            if tuple(init.dims) == exact.shape:
+                init.CopyFrom(numpy_helper.from_array(np.ascontiguousarray(exact), init.name))
     return model
