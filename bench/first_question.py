@@ -24,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchapp.settings")
+# The bench prepares its collection itself (or measures it cold): no preparation queued for a running worker,
+# which would prepare the cold collection under the measurement and leave tasks on the developer's queue.
+os.environ["EVIDENCE_PREPARE_IN_BACKGROUND"] = "false"
 DATA = ROOT.parent / "shared" / "data" / "realqa"
 
 

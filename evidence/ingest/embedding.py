@@ -134,7 +134,7 @@ def data_dir() -> Path:
     return Path(os.environ.get("EVIDENCE_DATA_DIR") or Path(__file__).resolve().parents[2] / ".data")
 
 
-# -- the dynamic int8 model -------------------------------------------------------------------------------------
+# -- building the int8 models ------------------------------------------------------------------------------------
 
 
 def quantized(fp32_model, target: Path) -> str:
@@ -186,7 +186,7 @@ BUILDERS = {FUSED_INT8_ID: build_fused_int8, DYNAMIC_INT8_ID: build_dynamic_int8
 # them changed). fdq8 revision 2: LayerNorm written apart from its Adds instead of SkipLayerNormalization.
 GRAPH_REVISIONS = {FUSED_INT8_ID: 2, DYNAMIC_INT8_ID: 1}
 # onnxruntime optimizers a session runs without: SkipLayerNormFusion would put back the slow fused kernel
-# (bert_graph's docstring); the exported dq8pc graph gains from it as well.
+# (bert_graph's docstring). Every model's session runs without it (only fdq8's speed was measured).
 UNFUSED = ["SkipLayerNormFusion"]
 
 
