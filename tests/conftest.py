@@ -7,22 +7,21 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+from tests.real_data import SHARED_DATA, require
 
 
 def pytest_configure(config: pytest.Config) -> None:
     # Each test session gets its own queue, so a worker from `make run` never takes a test's task.
     os.environ.setdefault("EVIDENCE_TEST_QUEUE", f"evidence-test-{os.getpid()}")
+    # The extractive reader answers in tests (and in the app processes they start): the reader model takes seconds
+    # a question; its own tests (tests/reader) turn it on.
+    os.environ.setdefault("EVIDENCE_READER", "extractive")
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not SHARED_DATA.is_dir():
-        pytest.fail(
-            f"the shared data folder {SHARED_DATA} is missing: tests read real data from ../shared/data"
-        )
-    return SHARED_DATA
+    """Return ../shared/data; a test asking for it is skipped on a clone without it (failed under CI=true)."""
+    return require(SHARED_DATA)
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +31,8 @@ def no_progress_ticks(settings):
     settings.EVIDENCE_PROGRESS_QUIET_S = 0
     # Likewise background preparation of sentence vectors: its tests turn it on (the journey tests run it as shipped).
     settings.EVIDENCE_PREPARE_IN_BACKGROUND = False
+    # The reader model's own tests turn it on (tests/reader); every other test reads with the extractive layer.
+    settings.EVIDENCE_READER = os.environ["EVIDENCE_READER"]
 
 
 @pytest.fixture(scope="session")

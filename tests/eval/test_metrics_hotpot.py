@@ -16,8 +16,6 @@ from evidence.eval.metrics_hotpot import (
     supporting_fact_scores,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-
 
 def test_exact_match_normalises() -> None:
     assert exact_match("The Eiffel Tower.", "eiffel tower") == 1.0
@@ -64,8 +62,8 @@ def test_missing_predictions_score_zero_and_count_in_the_mean() -> None:
     assert summary["em"] == 0.5 and summary["sp_f1"] == 0.5 and summary["joint_f1"] == 0.5
 
 
-def test_gold_on_the_real_dev_sample_scores_one() -> None:
-    examples = json.loads((DATA / "hotpotqa" / "hotpot-dev-distractor-30.json").read_text())
+def test_gold_on_the_real_dev_sample_scores_one(shared_data: Path) -> None:
+    examples = json.loads((shared_data / "hotpotqa" / "hotpot-dev-distractor-30.json").read_text())
     per_question = [
         hotpot_question_scores(ex["answer"], gold_supporting_facts(ex), ex["answer"], gold_supporting_facts(ex))
         for ex in examples

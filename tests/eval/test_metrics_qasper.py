@@ -16,14 +16,15 @@ from evidence.eval.metrics_qasper import (
     token_f1_score,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-FIXTURE = DATA / "qasper" / "qasper-schema-fixture.json"
+
+@pytest.fixture(scope="module")
+def schema_fixture(shared_data: Path) -> dict:
+    return json.loads((shared_data / "qasper" / "qasper-schema-fixture.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def fixture_qas() -> list[dict]:
-    data = json.loads(FIXTURE.read_text())
-    return [qa for paper in data.values() for qa in paper["qas"]]
+def fixture_qas(schema_fixture: dict) -> list[dict]:
+    return [qa for paper in schema_fixture.values() for qa in paper["qas"]]
 
 
 def refs(qa: dict) -> list:
@@ -53,8 +54,8 @@ def test_reference_mapping_edge_cases() -> None:
         reference_from_answer(base)
 
 
-def test_get_answers_and_evidence_keys_by_question_id() -> None:
-    gold = get_answers_and_evidence(json.loads(FIXTURE.read_text()))
+def test_get_answers_and_evidence_keys_by_question_id(schema_fixture: dict) -> None:
+    gold = get_answers_and_evidence(schema_fixture)
     # The fixture reuses one question id, so later questions overwrite earlier ones (a dict, as upstream).
     assert list(gold) == ["753990d0b621d390ed58f20c4d9e4f065f0dc672"]
 

@@ -9,8 +9,6 @@ import pytest
 
 from evidence.eval.metrics_scifact import claim_rationale_counts, rationale_selection_prf
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-
 # doc 11 has two rationales {0, 1} and {4}; doc 15 has {3}: 4 relevant sentences.
 EVIDENCE = {
     "11": [{"label": "SUPPORT", "sentences": [0, 1]}, {"label": "SUPPORT", "sentences": [4]}],
@@ -38,8 +36,8 @@ def test_micro_average_sums_counts_across_claims() -> None:
         rationale_selection_prf([[]], [])
 
 
-def test_gold_rationales_score_one_on_the_training_claims() -> None:
-    claims = json.loads((DATA / "scifact" / "claims_train.json").read_text())
+def test_gold_rationales_score_one_on_the_training_claims(shared_data: Path) -> None:
+    claims = json.loads((shared_data / "scifact" / "claims_train.json").read_text())
     predictions = [
         [(doc, s) for doc, entries in c["evidence"].items() for e in entries for s in e["sentences"]] for c in claims
     ]

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+from tests.real_data import SHARED_DATA as DATA
 
 
 def known_titles() -> dict[Path, str]:

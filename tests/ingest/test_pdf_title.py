@@ -9,6 +9,7 @@ from evidence.ingest.parsers.pdf_title import looks_like_authors, metadata_is_pl
 from tests.ingest.paper_pdfs import synthetic_papers
 from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
 from tests.ingest.real_titles import DATA, comparable, known_titles
+from tests.real_data import require
 
 
 @pytest.mark.parametrize(("name", "data", "title"), synthetic_papers(), ids=[p[0] for p in synthetic_papers()])
@@ -91,19 +92,17 @@ def test_a_title_may_name_an_institution_in_its_own_type() -> None:
     )
 
 
-REAL_PDFS = sorted(known_titles().items()) if DATA.exists() else []
-
-
-@pytest.mark.skipif(not REAL_PDFS, reason="../shared/data is not present")
 def test_real_papers_from_several_publishers_get_their_printed_titles() -> None:
     """The 22 real PDFs of ../shared/data (ACL, NAACL, BMC, Hindawi, Springer, JSS, OSDI, Word exports...)."""
+    require(DATA)
+    real_pdfs = sorted(known_titles().items())
     wrong = []
-    for path, truth in REAL_PDFS:
+    for path, truth in real_pdfs:
         document = parse_file(path.name, path.read_bytes())[0]
         if comparable(document.title) != comparable(truth):
             wrong.append((path.name, document.title, truth))
         assert document.metadata["title_source"] in {"metadata", "layout"}
-    assert len(REAL_PDFS) >= 20 and wrong == []
+    assert len(real_pdfs) >= 20 and wrong == []
 
 
 def test_a_title_set_in_small_capitals_keeps_every_letter() -> None:

@@ -14,8 +14,9 @@ from django.core.management import call_command
 from evidence.ingest.library_import import library_report
 from evidence.models import Collection, Document, IngestFile
 from tests.ingesting import ingest_now
+from tests.real_data import SHARED_DATA, require
 
-PAPERS = Path(__file__).resolve().parents[3] / "shared" / "data" / "realqa" / "papers"
+PAPERS = SHARED_DATA / "realqa" / "papers"
 NAMES = ("answer_validation_ave2008", "monolingual_mt_paraphrase", "biomedical_association_rules")
 # Library titles that differ from the printed ones, so a document showing them can only have them from the library.
 LIBRARY = {
@@ -24,7 +25,10 @@ LIBRARY = {
     "biomedical_association_rules": ("Association rules in biomedicine (library title)", "10.1000/bio.rules"),
 }
 
-pytestmark = pytest.mark.skipif(not PAPERS.is_dir(), reason="needs ../shared/data/realqa/papers")
+
+@pytest.fixture(autouse=True)
+def real_papers() -> Path:
+    return require(PAPERS)
 
 
 @pytest.fixture(autouse=True)

@@ -22,8 +22,6 @@ from evidence.judge.types import (
     Unit,
 )
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 
 def fake_embed(texts: Sequence[str]) -> np.ndarray:
     """Embed by hashed bag of words (no ONNX model in unit tests)."""
@@ -69,8 +67,10 @@ class ScriptedJudge:
 
     def choice(self, questions: Sequence[ChoiceQuestion]) -> list[ChoiceAnswer]:
         self.calls.append(("choice", len(questions)))
-        return [ChoiceAnswer.from_probabilities({k: self._p(q.goal, b) for k, b in q.options.items()})  # type: ignore[arg-type]
-                for q in questions]
+        return [
+            ChoiceAnswer.from_probabilities({k: self._p(q.goal, b) for k, b in q.options.items()})  # type: ignore[arg-type]
+            for q in questions
+        ]
 
     def score(self, questions: Sequence[ScoreQuestion]) -> list[ScoreAnswer]:
         self.calls.append(("score", len(questions)))

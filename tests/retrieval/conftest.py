@@ -1,12 +1,12 @@
 """Fixtures for the retrieval tests: a slice of the real SciFact corpus and claims."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-SCIFACT = DATA / "scifact"
+from tests.real_data import SHARED_DATA, require
+
+SCIFACT = SHARED_DATA / "scifact"
 
 
 def scifact_text(doc: dict) -> str:
@@ -17,18 +17,14 @@ def scifact_text(doc: dict) -> str:
 @pytest.fixture(scope="session")
 def scifact_docs() -> list[dict]:
     """Return the first 400 SciFact documents."""
-    if not SCIFACT.exists():
-        pytest.skip(f"SciFact data not found at {SCIFACT}")
-    with (SCIFACT / "corpus.jsonl").open(encoding="utf-8") as f:
+    with (require(SCIFACT) / "corpus.jsonl").open(encoding="utf-8") as f:
         return [json.loads(line) for _, line in zip(range(400), f, strict=False)]
 
 
 @pytest.fixture(scope="session")
 def scifact_claims() -> list[str]:
     """Return 50 SciFact train claims."""
-    if not SCIFACT.exists():
-        pytest.skip(f"SciFact data not found at {SCIFACT}")
-    claims = json.loads((SCIFACT / "claims_train.json").read_text(encoding="utf-8"))
+    claims = json.loads((require(SCIFACT) / "claims_train.json").read_text(encoding="utf-8"))
     return [c["claim"] for c in claims[:50]]
 
 

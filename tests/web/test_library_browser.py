@@ -3,11 +3,14 @@ byline, lists the entries no paper took, and the collection page says when the p
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from evidence.models import Collection, Document
 from tests.ingest_app.test_library_import import PAPERS, zotero_export
+from tests.real_data import require
 from tests.web.test_pages_browser import NO_SIDEWAYS, login, shot
 
 pytestmark = [
@@ -15,8 +18,13 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.services,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not PAPERS.is_dir(), reason="needs ../shared/data/realqa/papers"),
+    pytest.mark.usefixtures("real_papers"),
 ]
+
+
+@pytest.fixture
+def real_papers() -> Path:
+    return require(PAPERS)
 
 
 def test_a_zotero_export_through_the_upload_form(
