@@ -4,10 +4,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 
 from evidence.metrics import metrics_view
+from evidence.views.slashes import without_slash
 from researchapp.api import api
 
 urlpatterns = [
@@ -21,4 +22,6 @@ urlpatterns = [
     path("", include("evidence.urls_keys")),
     path("", include("evidence.urls_piserini")),
     path("", include("evidence.urls")),
+    # Last: a page typed with a slash it does not take ("/ask/") redirects to it; anything else stays a 404.
+    re_path(r"^(?P<path>.*[^/])/$", without_slash),
 ]
