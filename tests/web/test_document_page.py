@@ -29,11 +29,39 @@ def test_matches_ignore_case_and_line_breaks_and_keep_their_order():
     assert len(find_matches("x " * 500, "x", limit=200)) == 200
 
 
-def test_search_boxes_every_matched_glyph_where_pdfium_prints_it(logged_in_client, collection, shared_data):
-    document = ingest_pdf(collection, shared_data)
-    html = logged_in_client.get(f"/documents/{document.pk}/", {"q": "literature graph"}).content.decode()
-    matches = find_matches(document.text, "literature graph", document.page_at)
-    assert len(matches) > 5 and f"{len(matches)} matches for “literature graph”" in html
+def test_a_number_is_found_however_its_digits_are_grouped():
+    # As stored from real papers (2020.acl-main.207, trustrank_web_spam); a thin space is stored as a space.
+    text = (
+        "In a dataset of 4,113 clicks, we found that SPECTER ranker improved clickthrough. We grouped the several "
+        "billion pages into 31,003,946 sites; 4113 and 4 113 and 4\u2009113 again, not 14,113 nor 4,1130 nor 4,113,000."
+    )
+    for query in ("4113", "4,113", "4 113", "4\u2009113"):
+        found = find_matches(text, query)
+        assert [text[m.start : m.end] for m in found] == ["4,113", "4113", "4 113", "4\u2009113"], query
+    assert [(m.text, text[m.start : m.end]) for m in find_matches(text, "31003946")] == [("31,003,946",) * 2]
+    assert find_matches(text, "003") == [] and find_matches(text, "946") == [], "no piece of a longer number"
+    cites = "cites [1,2] and 0.55 and 0.5"
+    assert [cites[m.start : m.end] for m in find_matches(cites, "2")] == ["2"] and len(find_matches(cites, "0.5")) == 1
+
+
+def test_a_hyphenated_word_is_found_where_a_line_end_broke_it():
+    # As the parsers store it: joined (N18-3011, timp_r_package_jss), "graph- based" (semeagat), across a newline.
+    text = (
+        "as well as more finegrained classes (Valenzuela et al., 2015). It is a fully crossplatform problem-solving "
+        "environment. So many graph- based ED researches emerged. The back-\nend server; a fine-grained one; "
+        "fine grained is two words."
+    )
+    assert [text[m.start : m.end] for m in find_matches(text, "fine-grained")] == ["finegrained", "fine-grained"]
+    assert [text[m.start : m.end] for m in find_matches(text, "cross-platform")] == ["crossplatform"]
+    assert [text[m.start : m.end] for m in find_matches(text, "graph-based ED")] == ["graph- based ED"]
+    assert [text[m.start : m.end] for m in find_matches(text, "problem-solving")] == ["problem-solving"]
+    [back_end] = find_matches(text, "Back-End")
+    assert (text[back_end.start : back_end.end], back_end.text) == ("back-\nend", "back- end")
+    assert find_matches("ranks 10-20, not 1020", "10-20")[0].text == "10-20" and len(find_matches("1020", "10-20")) == 0
+
+
+def assert_boxed_exactly(html: str, document, matches, shared_data) -> None:
+    """Assert one box per printed character of every match on the shown page, each where pdfium prints it."""
     first_page = matches[0].page
     assert f'data-page="{first_page}"' in html, "the page of the first match is shown"
     rects = [tuple(float(v) for v in r) for r in RECT.findall(html)]
@@ -52,6 +80,27 @@ def test_search_boxes_every_matched_glyph_where_pdfium_prints_it(logged_in_clien
     textpage.close()
     page.close()
     pdf.close()
+
+
+def test_search_boxes_every_matched_glyph_where_pdfium_prints_it(logged_in_client, collection, shared_data):
+    document = ingest_pdf(collection, shared_data)
+    html = logged_in_client.get(f"/documents/{document.pk}/", {"q": "literature graph"}).content.decode()
+    matches = find_matches(document.text, "literature graph", document.page_at)
+    assert len(matches) > 5 and f"{len(matches)} matches for “literature graph”" in html
+    assert_boxed_exactly(html, document, matches, shared_data)
+
+
+def test_a_word_broken_at_a_line_end_and_a_grouped_number_are_boxed(logged_in_client, collection, shared_data):
+    paper = ingest_pdf(collection, shared_data)  # N18-3011 prints "fine-" at a line end and "grained" below it
+    html = logged_in_client.get(f"/documents/{paper.pk}/", {"q": "fine-grained"}).content.decode()
+    [match] = find_matches(paper.text, "fine-grained", paper.page_at)
+    assert paper.text[match.start : match.end] == "finegrained" and "1 match for “fine-grained”" in html
+    assert_boxed_exactly(html, paper, [match], shared_data)
+    specter = ingest_pdf(collection, shared_data, "2020.acl-main.207.pdf")  # "a dataset of 4,113 clicks"
+    html = logged_in_client.get(f"/documents/{specter.pk}/", {"q": "4113"}).content.decode()
+    [match] = find_matches(specter.text, "4113", specter.page_at)
+    assert specter.text[match.start : match.end] == "4,113" and "1 match for “4113”" in html
+    assert_boxed_exactly(html, specter, [match], shared_data)
 
 
 def test_a_page_can_be_chosen_and_the_cited_spans_are_listed(logged_in_client, user, collection, shared_data):
