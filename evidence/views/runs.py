@@ -13,6 +13,7 @@ from .. import runs as run_service
 from ..agent.loop.research import SYSTEM_NAMES
 from ..models import Collection, Run
 from . import timeline
+from .statuses import status_choices, status_words
 
 
 def run_context(run: Run) -> dict[str, object]:
@@ -82,7 +83,7 @@ def runs_list(request: HttpRequest) -> HttpResponse:
         "rows": [(run, timeline.short_answer_view(run)) for run in page.object_list],
         "collections": collections,
         "systems": SYSTEM_NAMES,
-        "statuses": Run.Status.choices,
+        "statuses": status_choices(),
         "chosen": chosen,
         "query": request.GET.urlencode(),
     }
@@ -98,7 +99,7 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     if run_service.cancel_run(run):
         messages.success(request, "The run is cancelled: it stops at its next step and keeps what it found.")
     else:
-        messages.info(request, f"The run had already ended ({run.get_status_display().lower()}).")
+        messages.info(request, f"The run had already ended ({status_words(run.status).lower()}).")
     return redirect("run", pk=pk)
 
 

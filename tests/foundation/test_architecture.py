@@ -280,7 +280,7 @@ LAYERS = {
     5: {"replays", "reaper", "eval"},
     6: {"tasks", "forms", "static_serving"},
     7: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
-    8: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware"},
+    8: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware", "templatetags"},
     9: {"apps", "demo"},
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
