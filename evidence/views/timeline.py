@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from ..agent.loop.progress import PROGRESS
 from ..agent.loop.trajectory import STAGES
 from ..models import Citation, Document, Run, RunEvent, Span
+from .steps import count, detail, extra, headline, number, quoted
 
 KNOWN_KINDS = {
     "status",
@@ -35,13 +36,14 @@ KNOWN_KINDS = {
     "steer",
     "citations_dropped",
     "reading",
+    "reader",
 }
 # The step filter's groups: searches (what was looked for and opened), reading (System 1 judging documents)
 # and evidence (raw spans found); anything else (status, answer, new kinds) shows under "all" only.
 GROUPS = {
     "plan": "search", "search": "search", "read_search_results": "search", "read_document": "search",
     "judgment": "reading", "judge_batches": "reading", "request_evidence": "reading", "lead": "reading",
-    "mining": "reading", "fallback": "reading", "reading": "reading",
+    "mining": "reading", "fallback": "reading", "reading": "reading", "reader": "reading",
     "evidence": "evidence", "paper_reading": "evidence", "paragraph_pair": "evidence",
 }  # fmt: skip
 # Steps whose details are long and whose headline says enough: shown folded.
@@ -60,95 +62,11 @@ class Entry:
     title: str = ""
     span_id: int | None = None
     known: bool = True
-    extra: list[tuple[str, Any]] = field(default_factory=list)
+    extra: list[tuple[str, str]] = field(default_factory=list)
     headline: str = ""
+    detail: str = ""
     group: str = "other"
     folded: bool = False
-
-
-def _quoted(text: Any, limit: int = 90) -> str:
-    text = " ".join(str(text or "").split())
-    return f"“{text[: limit - 1].rstrip()}…”" if len(text) > limit else f"“{text}”"
-
-
-def _n(value: Any) -> str:
-    """Format a count with thousands separators; anything that is not a number as it is."""
-    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
-
-
-def _plural(count: Any, word: str, many: str = "") -> str:
-    return f"{_n(count)} {word if count == 1 else many or word + 's'}"
-
-
-def headline(kind: str, p: dict[str, Any], title: str) -> str:
-    """Say what one step did, in the words a researcher uses (the template escapes it)."""
-    name = _quoted(title or p.get("docid", ""), 70)
-    if kind == "status":
-        return "Run started" if p.get("status") == "running" else f"Run {p.get('status', '')}".strip()
-    if kind == "plan":
-        subs, queries = len(p.get("sub_questions") or []), len(p.get("queries") or [])
-        return f"Planned {_plural(subs, 'sub-question')} and {_plural(queries, 'search')}"
-    if kind == "search":
-        shown = len(p.get("top") or [])
-        ranked = f"{_n(p.get('total', 0))} ranked"
-        return (
-            f"Searched {_quoted(p.get('query'))} — {ranked}, top {shown} shown"
-            if shown
-            else f"Searched {_quoted(p.get('query'))} — nothing matched"
-        )
-    if kind == "read_search_results":
-        offset, count = p.get("offset", 0), len(p.get("docids") or [])
-        last = offset + count - 1 if isinstance(offset, int) else ""
-        return f"Looked further down the results: ranks {offset}–{last}"
-    if kind == "read_document":
-        lines = p.get("lines") or []
-        where = f" (lines {lines[0]}–{lines[1]} of {lines[2]})" if len(lines) == 3 else ""
-        return f"Opened {name}{where}"
-    if kind == "tool_error":
-        return f"A {p.get('tool', 'tool')} call failed"
-    if kind == "judgment":
-        probability = p.get("probability")
-        if not isinstance(probability, (int, float)):
-            return f"Judged {name}"
-        verdict = "likely holds evidence" if probability >= 0.5 else "unlikely to hold evidence"
-        return f"Judged {name}: {verdict} (relevance {probability:.2f})"
-    if kind in ("request_evidence", "reading"):
-        docids = list(dict.fromkeys(p.get("docids") or []))
-        if kind == "reading":
-            return f"Reading {_plural(len(docids), 'document')}…"
-        with_evidence = len({d.get("docid") for d in p.get("delivered") or [] if isinstance(d, dict)})
-        return f"Read {_plural(len(docids), 'document')}: evidence in {with_evidence}"
-    if kind == "judge_batches":
-        batches = _plural(p.get("batches", 0), "batch", "batches")
-        return f"The fast reader read in {batches} across {_plural(p.get('by_workers', 0), 'worker')}"
-    if kind == "evidence":
-        where = f" (p. {p['page']})" if p.get("page") else f" in {name}"
-        return f"Found: {_quoted(p.get('quote'))}{where}"
-    if kind == "lead":
-        return f"Lead: {name} may help"
-    if kind == "mining":
-        if p.get("mined") == "dropped":
-            return "Evidence mining dropped (it would have ended after the answer was due)"
-        return f"Evidence mining found {_plural(p.get('leads', 0), 'lead')}"
-    if kind == "paper_reading":
-        return f"Read {_plural(p.get('papers', 0), 'paper')} section by section"
-    if kind == "paragraph_pair":
-        return "Found two paragraphs that answer it together"
-    if kind == "fallback":
-        return f"No passage passed the fast reader: reading the top {p.get('read', '')} directly"
-    if kind == "steer":
-        return "Time is nearly up: asked for the answer now"
-    if kind == "citations_dropped":
-        return f"Dropped {_plural(p.get('count', 0), 'citation')} naming documents with no evidence"
-    if kind == "review":
-        return f"Review, round {p.get('round', '')}: {'supported' if p.get('supported') else 'not yet supported'}"
-    if kind == "answer":
-        return "Answer written" + (f": {_quoted(p.get('exact_answer'), 120)}" if p.get("exact_answer") else "")
-    if kind == "finished":
-        elapsed = p.get("elapsed_s")
-        after = f" after {elapsed:.1f} s" if isinstance(elapsed, (int, float)) else ""
-        return f"Finished: {p.get('status', '')}{after}"
-    return kind.replace("_", " ").capitalize()
 
 
 def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
@@ -167,6 +85,7 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
                 "pk", "document__docid", "start", "end"
             )
         }
+    searched = searched_queries(events) if run.is_finished else {}
     result = []
     for event in events:
         payload = event.payload or {}
@@ -182,13 +101,30 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
             group=GROUPS.get(event.kind, "other"),
             folded=event.kind in FOLDED,
         )
-        entry.headline = headline(event.kind, payload, entry.title)
+        entry.headline = headline(event.kind, payload, entry.title, searched.get(event.seq))
+        entry.detail = detail(event.kind, payload)
         if event.kind == "evidence":
             entry.span_id = spans.get((docid, payload.get("start"), payload.get("end")))
         if not entry.known:
-            entry.extra = sorted(payload.items())
+            entry.extra = extra(payload)
         result.append(entry)
     return result
+
+
+def searched_queries(events: list[RunEvent]) -> dict[int, int]:
+    """For each plan step, how many of its queries a later search ran (before the next plan)."""
+    found: dict[int, int] = {}
+    plan: RunEvent | None = None
+    run_queries: set[str] = set()
+    for event in [*events, None]:
+        if event is None or event.kind == "plan":
+            if plan is not None:
+                queries = {str(q) for q in (plan.payload or {}).get("queries") or []}
+                found[plan.seq] = len(queries & run_queries)
+            plan, run_queries = event, set()
+        elif event.kind == "search":
+            run_queries.add(str((event.payload or {}).get("query")))
+    return found
 
 
 def metrics(run: Run) -> dict[str, Any]:
@@ -252,9 +188,9 @@ def now_doing(run: Run) -> str:
     if last.kind == PROGRESS:
         return progress_words(payload)
     if last.kind == "reading":
-        return f"Reading {_plural(len(payload.get('docids') or []), 'document')}…"
+        return f"Reading {count(len(payload.get('docids') or []), 'document')}…"
     if last.kind == "search" and run.system == "dual" and payload.get("top"):
-        return f"The fast reader is reading the top documents of {_quoted(payload.get('query'), 60)}…"
+        return f"The fast reader is reading the top documents of {quoted(payload.get('query'), 60)}…"
     return AFTER_STEP.get(last.kind, "Working…")
 
 
@@ -263,7 +199,7 @@ def progress_words(payload: dict[str, Any]) -> str:
     is still in ("The fast reader is reading… (still working)")."""
     what, done, total = payload.get("what"), payload.get("done"), payload.get("total")
     if what:
-        counted = f": {_n(done)} of {_n(total)}" if isinstance(total, int) and isinstance(done, int) else ""
+        counted = f": {number(done)} of {number(total)}" if isinstance(total, int) and isinstance(done, int) else ""
         return f"{what}{counted}…"
     return f"{AFTER_STEP.get(str(payload.get('after', '')), 'Working…')} (still working)"
 

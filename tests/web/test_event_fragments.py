@@ -32,7 +32,7 @@ PAYLOADS = {
 
 READABLE = {
     "mining": "found 2 leads",
-    "paper_reading": "read 40 paragraphs of 1 paper by section and picked 2",
+    "paper_reading": "read 40 paragraphs of 1 paper by section and kept 2 paragraphs as evidence",
     "paragraph_pair": "Supporting paragraphs: d1 + d2",
 }
 
