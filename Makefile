@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_GROUPS := retrieval retrieval-100k retrieval-1m embed embed-quality index ingest judge titles load first-question walk
 
-.PHONY: setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) bench-ingest-1000 eval lint clean-data browsers
+.PHONY: reader setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) bench-ingest-1000 eval lint clean-data browsers
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@boot=$$(scripts/find-python.sh) || exit 1; \
@@ -24,10 +24,15 @@ setup: services
 run: $(STAMP)
 	@$(PY) scripts/run.py
 
+# The local reader (llama-cpp-python, compiled once per machine, and the model's weights): `make run` installs it in
+# the background; the tests need it installed first.
+reader: $(STAMP)
+	@$(PY) scripts/install_reader.py
+
 browsers:
 	@scripts/ensure-chromium.sh
 
-test: setup browsers
+test: setup browsers reader
 	@$(PY) -m pytest tests $(PYTEST_ARGS)
 
 test-fast: setup

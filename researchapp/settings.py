@@ -162,6 +162,15 @@ OPENAI_MODEL = env_str("OPENAI_MODEL", "gpt-4o-mini")
 
 # System 1: `local` (offline), `jev` (System One API) or `llm` (OpenAI-compatible JSON judgments); a run's
 # config may choose another. Keys stay here, never in a run's config or a task message.
+# The reader that gives the short answer (evidence/reader/runtime.py): local (the bundled model), extractive, a .gguf
+# file, or an OpenAI-compatible endpoint's base URL.
+EVIDENCE_READER = env_str("EVIDENCE_READER", "local")
+EVIDENCE_READER_MODEL = env_str("EVIDENCE_READER_MODEL", "")  # an endpoint's model name
+EVIDENCE_READER_KEY = env_str("EVIDENCE_READER_KEY", "")  # an endpoint's key (a loopback server needs none)
+EVIDENCE_READER_THREADS = env_int("EVIDENCE_READER_THREADS", 0, minimum=0)  # 0: every core (one reader at a time)
+EVIDENCE_READER_TIMEOUT_S = env_float("EVIDENCE_READER_TIMEOUT_S", 30.0)
+EVIDENCE_READER_SENTENCES = env_int("EVIDENCE_READER_SENTENCES", 5, minimum=1)
+EVIDENCE_MODEL_DIR = Path(env_str("EVIDENCE_MODEL_DIR", str(DATA_DIR / "models"))).resolve()
 EVIDENCE_JUDGE = env_str("EVIDENCE_JUDGE", "local")
 EVIDENCE_JEV_URL = env_str("EVIDENCE_JEV_URL", "")
 EVIDENCE_JEV_KEY = env_str("EVIDENCE_JEV_KEY", "")

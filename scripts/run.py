@@ -113,6 +113,18 @@ class Supervised:
             self.process.kill()
 
 
+def start_reader_install() -> subprocess.Popen[bytes] | None:
+    """Install the local reader in the background when it is missing (EVIDENCE_READER=local, the default): the app
+    answers with the extractive reader until it is ready, and says so; progress goes to this console."""
+    if os.environ.get("EVIDENCE_READER", "local") != "local":
+        return None
+    check = subprocess.run([PY, "scripts/install_reader.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    if check.returncode == 0:
+        return None
+    log(f"the local reader is not installed ({check.stdout.strip()}): installing it in the background")
+    return subprocess.Popen([PY, "scripts/install_reader.py"], cwd=ROOT)
+
+
 def _interrupt(*_args: object) -> None:
     raise KeyboardInterrupt
 
@@ -123,11 +135,13 @@ def serve() -> None:
         sys.exit(1)
     step([PY, "scripts/services.py", "up"])
     children: list[Supervised] = []
+    installer: subprocess.Popen[bytes] | None = None
     try:
         step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
         step([PY, "manage.py", "prepare_static"])  # the compressed copies the web server sends, when out of date
         step([PY, "manage.py", "reembed"])  # collections made with an older embedding model, with a progress bar
         step([PY, "manage.py", "load_demo"])
+        installer = start_reader_install()
         children.append(Supervised("worker", worker_command))
         children.append(Supervised("web server", web_command))
         print(f"\nEvidence desk is running at http://{WEB_HOST}:{WEB_PORT}/  (log in as demo / demo-password)")
@@ -141,6 +155,8 @@ def serve() -> None:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if installer is not None and installer.poll() is None:
+            installer.terminate()  # an unfinished install resumes at the next `make run` (a compile keeps nothing)
         for child in children:
             child.stop()
         deadline = time.monotonic() + 15

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..answers.features import Sentence
 from ..answers.layer import NO_SHORT_ANSWER, ShortAnswer, short_answer
 from ..judge.localize import EvidenceSpan
+
+# (question, evidence sentences best first, the extractive answer, whether the collection answers, titles) ->
+# the reader's Reading (evidence/reader/reading.py)
+Reader = Callable[[str, Sequence[Sentence], ShortAnswer, bool, Sequence[str] | None], Any]
 
 
 @dataclass
@@ -68,8 +72,13 @@ def compose_extractive(
     min_probability: float = 0.2,
     evidence: int = 6,
     threshold: float | None = None,
+    reader: Reader | None = None,
 ) -> Answer:
-    """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences."""
+    """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences.
+
+    `reader` (a run's, from loop/steps.py) lets the reader model give the short answer (evidence/reader); without
+    it the extractive layer's answer stands.
+    """
     ranked = sorted(spans, key=lambda span: (-span.probability, span.docid, span.start))
     chosen: list[EvidenceSpan] = []
     for span in ranked:
@@ -81,8 +90,12 @@ def compose_extractive(
         return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
     from ..ingest.embedding import get_embedder
 
-    short = short_answer(question, as_sentences(chosen), embed=get_embedder().embed, threshold=threshold)
+    sentences = as_sentences(chosen)
+    short = short_answer(question, sentences, embed=get_embedder().embed, threshold=threshold)
     found = bool(short.text)
+    if reader is not None:
+        reading = reader(question, sentences, short, found, None)
+        short, found = reading.short, reading.found
     if not short.shown:
         # A withheld answer does not choose the citations: System 1's best sentences are cited, as they rank.
         short = replace(short, sentence=None)
@@ -140,6 +153,7 @@ def compose(
             "p_right": round(short.probability, 4),
             "alternatives": short.alternatives,
             "answer": short.signals,
+            **({"reading": short.reader} if short.reader else {}),
             **(signals or {}),
         },
     )

@@ -42,6 +42,7 @@ class ShortAnswer:
     kind: str
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     signals: dict[str, float] = field(default_factory=dict)
+    reader: dict[str, Any] = field(default_factory=dict)  # which reader gave it, and how (evidence/reader)
 
     @property
     def display(self) -> str:

@@ -6,6 +6,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from ..health import run_checks
+from ..reader import status as reader_status
 
 
 @login_not_required
@@ -14,7 +15,9 @@ from ..health import run_checks
 def health(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
     healthy = all(check["status"] == "ok" for check in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503)
+    # The reader is reported apart: without the model the app still answers (with the extractive reader).
+    body = {"status": "ok" if healthy else "error", "checks": checks, "reader": reader_status().as_dict()}
+    return JsonResponse(body, status=200 if healthy else 503)
 
 
 @login_not_required

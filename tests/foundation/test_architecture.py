@@ -274,6 +274,7 @@ LAYERS = {
     0: {"models", "logging", "errors"},
     1: {"events", "broadcast", "heartbeats", "ratelimit", "exports", "document_search"},
     2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "run_lifecycle", "queueing", "quotas"},
+    2.2: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
     2.5: {"run_config"},
     3: {"agent", "agent.loop", "agent.readers", "agent.planning", "agent.systems", "auth_keys"},
     4: {"schemas", "runs", "event_stream", "piserini_backends"},

@@ -3,14 +3,20 @@ as units, select spans without System 1, compose the answer from what was delive
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from ...answers.features import Sentence
+from ...answers.layer import ShortAnswer
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ..answer import Answer, compose_extractive
+from ..answer import Answer, Reader, compose_extractive
 from ..planning.offline import Plan
 from ..readers.heuristic import heuristic_spans
 from ..readers.units import load_units
 from ..tools import ToolError
+from . import progress
 from .context import RunContext
 
 SUPPORTED = 0.8  # a span this probable settles the question
@@ -77,6 +83,7 @@ def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> An
         max_sentences=ctx.config.answer_spans,
         min_probability=min_probability,
         threshold=ctx.config.answer_threshold,
+        reader=reader_of(ctx),
     )
     ctx.reached("cited", [span.docid for _, span in answer.citations])
     return answer
@@ -87,3 +94,25 @@ def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[Evidenc
     ctx.reached("inspected", [unit.docid for unit in units])
     spans = heuristic_spans(plan.question, units)
     return ctx.deliver(spans)
+
+
+def reader_of(ctx: RunContext) -> Reader:
+    """The reader model as this run uses it: bounded by the run's remaining time, its steps in the stream."""
+    from ...reader import read
+
+    def step(message: str) -> Any:
+        ctx.log("reader", {"message": message})
+        return progress.step(message)
+
+    def read_with(
+        question: str, sentences: Sequence[Sentence], short: ShortAnswer, found: bool, titles: Sequence[str] | None
+    ) -> Any:
+        return read(
+            question, sentences, short, found, titles, threshold=ctx.config.answer_threshold,
+            timeout_s=ctx.clock.remaining() - READER_RESERVE_S, step=step,
+        )  # fmt: skip
+
+    return read_with
+
+
+READER_RESERVE_S = 2.0  # of the run's budget kept for writing the answer after the reader

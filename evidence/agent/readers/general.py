@@ -27,6 +27,7 @@ from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
 from ..answer import NOT_FOUND, Answer, compose
 from ..loop.context import Outcome, RunContext
+from ..loop.steps import reader_of
 from ..planning.offline import QUESTION_WORDS, Plan
 from .units import load_document_units
 
@@ -164,6 +165,15 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         for i, sentence in top
         for b in [blocks[i]]
     ]
+    titles = {paper.docid: paper.title or "" for paper in papers}
+    reading = reader_of(ctx)(
+        question,
+        [sentence for _, sentence in top],
+        short,
+        found_in_collection(short),
+        [titles.get(blocks[i].docid, "") for i, _ in top],
+    )
+    short = reading.short
     for paper in papers:
         chosen = [sp for sp in spans[:CITED] if sp.docid == paper.docid]
         ctx.record_judgments(
@@ -181,6 +191,6 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         for i, sentence in top
     ]  # fmt: skip
     signals = {"reader": "whole", "evidence": evidence_rows}
-    answer = compose(spans, short, CITED, found=found_in_collection(short), signals=signals)
+    answer = compose(spans, short, CITED, found=reading.found, signals=signals)
     ctx.reached("cited", [sp.docid for sp in cited])
     return Outcome("answered", answer)

@@ -11,7 +11,7 @@ from ...judge.types import Unit
 from ...retrieval.types import Hit
 from ..answer import compose_extractive
 from ..loop.context import Outcome, RunContext
-from ..loop.steps import ctx_units
+from ..loop.steps import ctx_units, reader_of
 from ..planning.offline import Plan
 from .units import load_document_units
 
@@ -82,7 +82,12 @@ def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
     ctx.log("paragraph_pair", {"docids": [units[u].docid for u in sorted(chosen)], "sentences": len(spans)})
     ctx.deliver(spans)
     answer = compose_extractive(
-        plan.question, spans, max_sentences=len(spans), min_probability=0.0, threshold=ctx.config.answer_threshold
+        plan.question,
+        spans,
+        max_sentences=len(spans),
+        min_probability=0.0,
+        threshold=ctx.config.answer_threshold,
+        reader=reader_of(ctx),
     )
     ctx.reached("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ... import runs
+from ...agent.answer import answer_outcome
 from ...agent.loop.research import SYSTEM_NAMES
 from ...models import Collection
 from ...run_config import user_config
@@ -63,6 +64,7 @@ class Command(BaseCommand):
                     {
                         "run": run.pk,
                         "status": run.status,
+                        "outcome": answer_outcome(run.status, run.answer or {}),
                         "answer": run.answer,
                         "citations": citations,
                         "error": run.error,
@@ -75,6 +77,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Error: {run.error}")
         self.stdout.write(f"\nExplanation: {run.answer.get('explanation', '')}")
         self.stdout.write(f"Exact answer: {run.answer.get('exact_answer', '')}")
+        self.stdout.write(f"Outcome: {answer_outcome(run.status, run.answer or {})}")
         self.stdout.write(f"Confidence: {run.answer.get('confidence', 0):.0%}\n")
         for citation in citations:
             page = f", page {citation['page']}" if citation["page"] else ""

@@ -1,0 +1,86 @@
+"""Where the reader's answer stands in its evidence: an exact character range, or nothing (the answer is withheld).
+
+Matching forgives what a model changes when it copies: case, runs of whitespace, dash and quote forms, a line-end
+hyphen, and spaces around a unit ("3.9 %" for "3.9%"). It forgives nothing else: an answer whose words are not in
+a sentence is not shown, whatever the model's confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
+_QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032`"), "'") | dict.fromkeys(
+    map(ord, "\u201c\u201d\u201e\u201f\u2033"), '"'
+)
+_IGNORED = {"\u00ad", "\u200b", "\ufeff"}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The answer's range [start, end) inside evidence sentence `sentence`."""
+
+    sentence: int
+    start: int
+    end: int
+
+
+def folded(text: str, spaces: bool = True) -> tuple[str, list[int]]:
+    """Return the text folded for matching, and for each folded character its index in the original text."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _IGNORED:
+            continue
+        ch = ch.translate(_DASHES).translate(_QUOTES).lower()
+        if ch.isspace():
+            if not spaces or (out and out[-1] == " "):
+                continue
+            ch = " "
+        out.append(ch)
+        where.append(i)
+    return "".join(out), where
+
+
+def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
+    needle, _ = folded(answer, spaces)
+    needle = needle.strip()
+    hay, where = folded(sentence, spaces)
+    if not needle:
+        return None
+    # Whole words only: "12" must not anchor inside "2012" or "x12b".
+    for match in re.finditer(re.escape(needle), hay):
+        start, end = where[match.start()], where[match.end() - 1] + 1
+        before = sentence[start - 1] if start > 0 else " "
+        after = sentence[end] if end < len(sentence) else " "
+        if (needle[0].isalnum() and before.isalnum()) or (needle[-1].isalnum() and after.isalnum()):
+            continue
+        return start, end
+    return None
+
+
+def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> Anchor | None:
+    """Return where the answer stands: in the sentence the reader named first, then the others in rank order."""
+    order = ([named] if named is not None and 0 <= named < len(sentences) else []) + [
+        i for i in range(len(sentences)) if i != named
+    ]
+    variants = _variants(answer)
+    for spaces in (True, False):
+        for index in order:
+            for variant in variants:
+                found = _find(variant, sentences[index], spaces)
+                if found:
+                    return Anchor(index, *found)
+    return None
+
+
+def _variants(answer: str) -> list[str]:
+    """The answer as given, then without a leading article or trailing punctuation."""
+    text = answer.strip()
+    out = [text]
+    bare = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.I).strip().rstrip(".,;:")
+    if bare and bare != text:
+        out.append(bare)
+    return out

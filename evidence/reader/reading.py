@@ -1,0 +1,183 @@
+"""The reader: a language model reads the best evidence sentences and gives the short answer, anchored in one.
+
+Every system's answer comes through `read`: the extractive layer's answer is computed first (cheap, and the
+fallback); the reader model then answers from the best sentences, its answer is anchored in its sentence (else
+withheld), a "yes" resting on a negated sentence is withheld, and P(right) comes from its token probabilities.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+
+from ..answers.features import Sentence
+from ..answers.layer import ShortAnswer
+from ..answers.question import question_kind
+from . import runtime
+from .anchor import anchor
+from .backends import Completion, ReaderUnavailable
+from .confidence import p_right, token_f1
+from .polarity import polarity_conflict
+from .prompt import Evidence, Reply, read_reply, system_message, user_message
+
+MAX_TOKENS = 40  # the longest reply read: a short clause for "why" questions
+NOT_STATED_STARTS = {"not", "unanswerable", "none", "unknown"}  # first tokens of a "not stated" reply
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The short answer the page shows, and whether the collection answers the question at all."""
+
+    short: ShortAnswer
+    found: bool
+
+
+def read(
+    question: str,
+    sentences: Sequence[Sentence],
+    extractive: ShortAnswer,
+    extractive_found: bool,
+    titles: Sequence[str] | None = None,
+    threshold: float | None = None,
+    timeout_s: float | None = None,
+    step: Any = None,
+) -> Reading:
+    """Return the reader's short answer from the evidence sentences (best first), or the extractive one.
+
+    `threshold` replaces the calibration's own (a run's `answer_threshold`); `timeout_s` bounds the model (the
+    run's remaining budget); `step(message)` is a context manager around the model's work (the run's stream).
+    """
+    fallback = Reading(_labelled(extractive, "extractive"), extractive_found)
+    if not sentences:
+        return fallback
+    model = runtime.backend()
+    if model is None:
+        reason = runtime.failure()
+        return Reading(_labelled(extractive, "extractive", reason), extractive_found) if reason else fallback
+    count = min(len(sentences), int(settings.EVIDENCE_READER_SENTENCES))
+    shown = list(sentences[:count])
+    evidence = [Evidence(s.text, (titles[i] if titles and i < len(titles) else "")) for i, s in enumerate(shown)]
+    budget = float(settings.EVIDENCE_READER_TIMEOUT_S)
+    if timeout_s is not None:
+        budget = min(budget, timeout_s)
+    if budget < 1.0:
+        return Reading(_labelled(extractive, "extractive", "no time was left for the reader model"), extractive_found)
+    message = f"Reading the {count} best sentence{'s' if count != 1 else ''} with the language model"
+    started = time.monotonic()
+    try:
+        with step(message) if step else contextlib.nullcontext():
+            completion = model.complete(system_message(), user_message(question, evidence), MAX_TOKENS, budget)
+    except ReaderUnavailable as error:
+        return Reading(_labelled(extractive, "extractive", str(error)), extractive_found)
+    reply = read_reply(completion.text, count)
+    return judge_reply(question, shown, reply, completion, extractive, extractive_found, threshold,
+                       time.monotonic() - started)  # fmt: skip
+
+
+def judge_reply(
+    question: str,
+    sentences: Sequence[Sentence],
+    reply: Reply,
+    completion: Completion,
+    extractive: ShortAnswer,
+    extractive_found: bool,
+    threshold: float | None,
+    seconds: float,
+) -> Reading:
+    """Anchor the reply, check its polarity, and give it its P(right): the pure part of `read`."""
+    kind = "yes_no" if question_kind(question) == "yes_no" else extractive.kind
+    texts = [s.text for s in sentences]
+    row = signals_of(reply, completion, extractive, sentences)
+    meta = {"backend": "model", "reply": completion.text[:200], "seconds": round(seconds, 3),
+            "prompt_tokens": completion.prompt_tokens, "evaluated_tokens": completion.evaluated_tokens}  # fmt: skip
+    if reply.not_stated:
+        short = ShortAnswer("", None, 0, 0, 0.0, False, kind, [], _rounded(row), reader={**meta, "not_stated": True})
+        return Reading(short, found=not_found_rule(row, extractive_found))
+    if reply.polarity and kind == "yes_no":
+        index = reply.sentence if reply.sentence is not None else 0
+        conflict = polarity_conflict(question, reply.polarity, texts[index])
+        row |= {"anchored": 1.0, "conflict": float(conflict), "sentence_rank": float(index),
+                "evidence_p": float(sentences[index].probability)}  # fmt: skip
+        probability, show_at = p_right(row)
+        show_at = show_at if threshold is None else threshold
+        text = reply.polarity.capitalize()
+        return Reading(
+            ShortAnswer(text, index, 0, 0, probability, (not conflict) and probability >= show_at, kind, [],
+                        _rounded(row), reader={**meta, "conflict": conflict}),
+            True,
+        )  # fmt: skip
+    where = anchor(reply.text, texts, reply.sentence)
+    if where is None:
+        # Not in the evidence: withheld, whatever the model's confidence.
+        row |= {"anchored": 0.0}
+        probability, _ = p_right(row)
+        short = ShortAnswer(reply.text, None, 0, 0, probability, False, kind, [], _rounded(row),
+                            reader={**meta, "anchored": False})  # fmt: skip
+        return Reading(short, True)
+    row |= {"anchored": 1.0, "conflict": 0.0, "sentence_rank": float(where.sentence),
+            "evidence_p": float(sentences[where.sentence].probability)}  # fmt: skip
+    probability, show_at = p_right(row)
+    show_at = show_at if threshold is None else threshold
+    text = texts[where.sentence][where.start : where.end]
+    alternatives = []
+    if extractive.text and token_f1(extractive.text, text) < 1:
+        alternatives.append({"text": extractive.text, "p": round(extractive.probability, 4),
+                             "sentence": extractive.sentence, "reader": "extractive"})  # fmt: skip
+    short = ShortAnswer(text, where.sentence, where.start, where.end, probability, probability >= show_at, kind,
+                        alternatives, _rounded(row), reader={**meta, "anchored": True})  # fmt: skip
+    return Reading(short, True)
+
+
+def not_found_rule(row: dict[str, float], extractive_found: bool) -> bool:
+    """Whether a "not stated" reply still leaves the question answered by the collection (False: Not found).
+
+    The reader sees only the best few sentences, so its "not stated" alone does not say the collection lacks the
+    answer: Not found needs the extractive layer's P(answerable) to agree.
+    """
+    return extractive_found
+
+
+def signals_of(
+    reply: Reply, completion: Completion, extractive: ShortAnswer, sentences: Sequence[Sentence]
+) -> dict[str, float]:
+    """The confidence's inputs from the reply's token log-probabilities, the extractive pick and the evidence."""
+    steps = completion.steps
+    close = next((i for i, s in enumerate(steps) if "]" in s.piece), -1)  # a "[n]" the model may still write
+    answer = [s for s in steps[close + 1 :] if s.piece.strip()] or [s for s in steps if s.piece.strip()]
+    lps = [s.logprob for s in answer] or [0.0]
+    first = answer[0] if answer else None
+    not_stated = -math.inf
+    if first is not None:
+        options = [(first.piece, first.logprob), *first.top]
+        not_stated = max((p for t, p in options if t.strip().lower() in NOT_STATED_STARTS), default=-math.inf)
+    best = max((s.probability for s in sentences), default=0.0)
+    return {
+        "answer_mean_lp": sum(lps) / len(lps),
+        "answer_first_lp": lps[0],
+        "answer_min_lp": min(lps),
+        "p_not_stated": math.exp(not_stated) if not_stated > -math.inf else 0.0,
+        "answer_tokens": float(len(answer)),
+        "agrees": token_f1(reply.text, extractive.text) if extractive.text else 0.0,
+        "extractive_p": float(extractive.probability),
+        "evidence_best": float(best),
+        "absent": float(extractive.signals.get("absent", 0.0)),
+        "coverage": float(extractive.signals.get("coverage", 0.0)),
+        "anchored": 0.0,
+        "conflict": 0.0,
+        "sentence_rank": 0.0,
+        "evidence_p": 0.0,
+    }
+
+
+def _rounded(row: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in row.items()}
+
+
+def _labelled(short: ShortAnswer, backend: str, reason: str | None = None) -> ShortAnswer:
+    return replace(short, reader={"backend": backend, **({"fallback": reason} if reason else {})})

@@ -1,0 +1,42 @@
+"""The answer's place in its sentence: exact ranges, the forgiven differences, and answers that are not there."""
+
+from evidence.reader.anchor import anchor
+
+SENTENCES = [
+    "Heparin-induced thrombocytopenia was reported in three studies.",
+    "In this review we calculated the risk of bleeding and HIT to be 3.9% and 0.7% respectively.",
+    "The MapReduce library relies on a distributed lock service called Chubby (2012 release).",
+]
+
+
+def test_it_returns_the_exact_range_in_the_named_sentence():
+    found = anchor("3.9%", SENTENCES, named=1)
+    assert found is not None and found.sentence == 1
+    assert SENTENCES[1][found.start : found.end] == "3.9%"
+
+
+def test_it_searches_every_sentence_when_the_named_one_lacks_the_answer():
+    found = anchor("Chubby", SENTENCES, named=0)
+    assert found is not None and found.sentence == 2
+    assert SENTENCES[2][found.start : found.end] == "Chubby"
+
+
+def test_it_forgives_case_dashes_spaces_and_an_article():
+    found = anchor("heparin–induced  thrombocytopenia", SENTENCES)
+    assert found is not None and SENTENCES[0][found.start : found.end] == "Heparin-induced thrombocytopenia"
+    assert anchor("3.9 %", SENTENCES) is not None
+    found = anchor("the distributed lock service", SENTENCES)
+    assert found is not None and SENTENCES[2][found.start : found.end] == "distributed lock service"
+
+
+def test_an_answer_that_is_not_in_the_evidence_is_not_anchored():
+    assert anchor("4.2%", SENTENCES) is None
+    assert anchor("Zookeeper", SENTENCES) is None
+    assert anchor("", SENTENCES) is None
+
+
+def test_it_matches_whole_words_only():
+    assert anchor("201", SENTENCES) is None  # inside "2012"
+    assert anchor("hin", SENTENCES) is None
+    found = anchor("2012", SENTENCES)
+    assert found is not None and SENTENCES[2][found.start : found.end] == "2012"

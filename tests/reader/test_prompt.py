@@ -1,0 +1,43 @@
+"""The reader's prompt and how its reply is read back."""
+
+from evidence.reader.prompt import Evidence, chatml, read_reply, system_message, user_message
+
+
+def test_the_user_message_numbers_sentences_under_short_titles():
+    message = user_message(
+        "What risk of bleeding?",
+        [Evidence("A  first\nsentence.", "A very long title of a paper about deep venous thrombosis in trauma"),
+         Evidence("A second one.", "A very long title of a paper about deep venous thrombosis in trauma"),
+         Evidence("Another paper's.", "Other")],
+    )  # fmt: skip
+    assert message.splitlines() == [
+        "Paper: A very long title of a paper about ...",
+        "[1] A first sentence.",
+        "[2] A second one.",
+        "Paper: Other",
+        "[3] Another paper's.",
+        "Question: What risk of bleeding?",
+    ]
+
+
+def test_the_instruction_comes_first_so_its_state_is_reused():
+    prompt = chatml(system_message(), "Question: x")
+    assert prompt.startswith("<|im_start|>system\n" + system_message())
+    assert prompt.endswith("<|im_start|>assistant\n")
+
+
+def test_replies_are_read_back():
+    assert read_reply("3.9%", 5).text == "3.9%"
+    reply = read_reply("[2] 'Chubby'.", 5)
+    assert (reply.text, reply.sentence, reply.not_stated) == ("Chubby", 1, False)
+    assert read_reply("[9] x", 5).sentence is None  # a sentence that was not given
+    assert read_reply("[5]\n3.9%", 5).text == "3.9%"
+    assert read_reply("Answer: et al.", 5).text == "et al."
+
+
+def test_not_stated_and_polar_replies():
+    for raw in ("not stated", "[0] not stated", "Not mentioned.", "unanswerable", ""):
+        assert read_reply(raw, 5).not_stated, raw
+    assert read_reply("Yes.", 5).polarity == "yes"
+    assert read_reply("No, it does not", 5).polarity == "no"
+    assert read_reply("Norway", 5).polarity is None

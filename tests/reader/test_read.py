@@ -1,0 +1,111 @@
+"""The reader's decisions: anchoring, the yes/no check, "not stated", and falling back to the extractive answer."""
+
+import pytest
+
+from evidence.answers.features import Sentence
+from evidence.answers.layer import ShortAnswer
+from evidence.reader import reading
+from evidence.reader.backends import Completion, ReaderUnavailable, Step
+from evidence.reader.prompt import read_reply
+
+SENTENCES = [
+    Sentence("The MapReduce library relies on a distributed lock service called Chubby.", 0, 5.0, 0.8),
+    Sentence("Unlike earlier systems, the scheduler does not utilize a central lock.", 1, 4.0, 0.6),
+    Sentence("We ran the jobs on 1800 machines.", 2, 3.0, 0.4),
+]
+EXTRACTIVE = ShortAnswer("distributed lock service", 0, 35, 59, 0.3, False, "name", [], {"absent": 0.0})
+
+
+def completion(text: str, logprob: float = -0.05) -> Completion:
+    pieces = text.split(" ")
+    steps = [Step((" " if i else "") + p, logprob, ((p, logprob), ("not", -4.0))) for i, p in enumerate(pieces)]
+    return Completion(text, steps, prompt_tokens=200, evaluated_tokens=120)
+
+
+def judged(question: str, text: str, logprob: float = -0.05, threshold: float | None = None):
+    return reading.judge_reply(question, SENTENCES, read_reply(text, 3), completion(text, logprob), EXTRACTIVE, True,
+                               threshold, 1.0)  # fmt: skip
+
+
+def test_an_anchored_answer_is_cut_from_its_sentence_and_highlighted():
+    result = judged("Which lock service does MapReduce rely on?", "Chubby")
+    short = result.short
+    assert result.found and short.shown and short.text == "Chubby"
+    assert SENTENCES[short.sentence].text[short.start : short.end] == "Chubby"
+    assert short.alternatives[0]["text"] == "distributed lock service"  # the extractive pick, kept as an alternative
+    assert short.reader["anchored"] is True
+
+
+def test_an_answer_not_in_the_evidence_is_withheld_whatever_its_probability():
+    short = judged("Which lock service does MapReduce rely on?", "ZooKeeper", logprob=-0.001).short
+    assert not short.shown and short.reader["anchored"] is False
+
+
+def test_a_yes_resting_on_a_negated_sentence_is_withheld():
+    text = "[2] yes"
+    short = reading.judge_reply("Does the scheduler use a central lock?", SENTENCES, read_reply(text, 3),
+                                completion(text, -0.01), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+    assert short.text == "Yes" and short.sentence == 1 and not short.shown and short.reader["conflict"] is True
+    text = "[2] no"
+    short = reading.judge_reply("Does the scheduler use a central lock?", SENTENCES, read_reply(text, 3),
+                                completion(text, -0.01), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+    assert short.text == "No" and short.shown
+
+
+def test_not_stated_shows_no_answer_and_leaves_not_found_to_the_collections_evidence():
+    result = judged("How many GPUs trained the model?", "not stated")
+    assert result.short.text == "" and not result.short.shown and result.found  # the extractive layer said found
+    result = reading.judge_reply("How many GPUs?", SENTENCES, read_reply("not stated", 3), completion("not stated"),
+                                 EXTRACTIVE, False, None, 1.0)  # fmt: skip
+    assert not result.found
+
+
+def test_a_low_probability_answer_is_withheld_and_a_zero_threshold_shows_it():
+    assert not judged("How many machines ran the jobs?", "1800 machines", logprob=-3.0).short.shown
+    assert judged("How many machines ran the jobs?", "1800 machines", logprob=-3.0, threshold=0.0).short.shown
+
+
+class FailingBackend:
+    def complete(self, *args, **kwargs):
+        raise ReaderUnavailable("the local reader ran out of time reading the prompt")
+
+
+def test_a_failing_reader_falls_back_to_the_extractive_answer_and_says_why(monkeypatch, settings):
+    monkeypatch.setattr(reading.runtime, "backend", lambda: FailingBackend())
+    result = reading.read("Which lock service?", SENTENCES, EXTRACTIVE, True)
+    assert result.short.text == EXTRACTIVE.text and result.found
+    assert result.short.reader == {
+        "backend": "extractive",
+        "fallback": "the local reader ran out of time reading the prompt",
+    }
+
+
+def test_no_time_left_skips_the_model(monkeypatch):
+    called = []
+    monkeypatch.setattr(reading.runtime, "backend", lambda: called.append(1) or FailingBackend())
+    result = reading.read("Which lock service?", SENTENCES, EXTRACTIVE, True, timeout_s=0.2)
+    assert result.short.reader["fallback"] == "no time was left for the reader model"
+
+
+def test_the_extractive_setting_uses_no_model(settings):
+    settings.EVIDENCE_READER = "extractive"
+    result = reading.read("Which lock service?", SENTENCES, EXTRACTIVE, True)
+    assert result.short.reader == {"backend": "extractive"}
+
+
+@pytest.mark.parametrize("choice", ["local", "/nowhere/model.gguf", "model.bin"])
+def test_a_reader_that_cannot_load_leaves_the_extractive_answer_with_a_sentence(settings, tmp_path, choice):
+    from evidence.reader import runtime
+
+    settings.EVIDENCE_MODEL_DIR = tmp_path
+    settings.EVIDENCE_READER = choice
+    runtime.forget()
+    try:
+        result = reading.read("Which lock service?", SENTENCES, EXTRACTIVE, True)
+    finally:
+        runtime.forget()
+    reason = result.short.reader["fallback"]
+    assert result.short.text == EXTRACTIVE.text
+    assert (
+        ("make reader" in reason) if choice == "local" else ("does not exist" in reason or "is not a reader" in reason)
+    )
