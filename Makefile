@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-BENCH_GROUPS := retrieval retrieval-100k retrieval-1m embed embed-quality index ingest judge titles load first-question walk
+BENCH_GROUPS := retrieval retrieval-100k retrieval-1m embed embed-quality index ingest judge titles load first-question walk reader
 
 .PHONY: reader setup run test test-fast down services bench $(addprefix bench-,$(BENCH_GROUPS)) bench-ingest-1000 eval lint clean-data browsers
 

@@ -27,6 +27,8 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "load": [("bench/load_test.py", [], False)],
     # The first questions on 20 freshly uploaded real papers, cold and prepared for reading (about 10 minutes).
     "first-question": [("bench/first_question.py", [], False)],
+    # The reader model on dev2's questions through the product path, and on the gold sentence among others (minutes).
+    "reader": [("bench/reader_bench.py", [], False)],
     # The reading walk of one dual run: rooms (modules) and returns to rooms left before (issue 28's measure).
     "walk": [("bench/context_walk.py", [], False)],
     # Tens of minutes, only when named (make bench-ingest-1000): through the shipped worker, as a browser upload,

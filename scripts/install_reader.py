@@ -35,7 +35,8 @@ from evidence.reader.files import (  # noqa: E402
 )  # fmt: skip
 
 RUNTIME = "llama-cpp-python==0.3.36"
-CMAKE_ARGS = "-DGGML_NATIVE=ON -DGGML_BLAS=OFF -DLLAMA_CURL=OFF"
+# Native code for this machine's CPU; an image built for other machines sets -DGGML_NATIVE=OFF (the Dockerfile does).
+CMAKE_ARGS = os.environ.get("EVIDENCE_READER_CMAKE_ARGS", "-DGGML_NATIVE=ON -DGGML_BLAS=OFF -DLLAMA_CURL=OFF")
 CACHE = Path(os.environ.get("EVIDENCE_CACHE_DIR", Path.home() / ".cache" / "evidence-desk"))
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
 

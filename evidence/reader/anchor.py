@@ -84,3 +84,21 @@ def _variants(answer: str) -> list[str]:
     if bare and bare != text:
         out.append(bare)
     return out
+
+
+_PLACEHOLDER = re.compile(r"(?:\b(?:Table|Figure|Fig\.|Section|Eq\.)\s+)?\b(?:BIBREF|TABREF|FIGREF|SECREF|EQREF)\d+\b")
+
+
+def without_placeholders(sentence: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink an answer's range past the reference placeholders some datasets leave in text ("Turkish BIBREF10",
+    "Table TABREF12"): they are never part of an answer. An answer that is nothing else comes back empty."""
+    text = sentence[start:end]
+    blocked = [(m.start(), m.end()) for m in _PLACEHOLDER.finditer(text)]
+    words = [m for m in re.finditer(r"\S+", text) if not any(a <= m.start() < b for a, b in blocked)]
+    if not words:
+        return start, start
+    last = words[-1]
+    tail = last.end()
+    while tail > last.start() + 1 and text[tail - 1] in ",;:([":
+        tail -= 1
+    return start + words[0].start(), start + tail

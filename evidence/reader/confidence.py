@@ -57,13 +57,23 @@ def calibration(name: str = CALIBRATION) -> Calibration | None:
     )  # fmt: skip
 
 
+def prior(row: dict[str, float]) -> float:
+    """The model's own belief in its answer: its mean token probability, discounted by the "not stated" alternative."""
+    return math.exp(row["answer_mean_lp"]) * (1.0 - row["p_not_stated"])
+
+
+def with_derived(row: dict[str, float]) -> dict[str, float]:
+    """The row with the inputs computed from others (the prior's log-odds)."""
+    p = min(max(prior(row), 1e-4), 1 - 1e-4)
+    return {**row, "prior_logit": math.log(p / (1 - p))}
+
+
 def p_right(row: dict[str, float]) -> tuple[float, float]:
-    """Return (P(right), the threshold to show the answer)."""
+    """Return (P(right), the threshold to show the answer); before a calibration is fitted, the prior itself."""
     model = calibration()
     if model is None:
-        # Before fitting: the answer's mean token probability, discounted by the "not stated" alternative.
-        return math.exp(row["answer_mean_lp"]) * (1.0 - row["p_not_stated"]), SHOW_AT
-    return model.probability(row), model.threshold
+        return prior(row), SHOW_AT
+    return model.probability(with_derived(row)), model.threshold
 
 
 def token_f1(a: str, b: str) -> float:

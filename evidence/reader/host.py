@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 _NUMBER = re.compile(r"^\s*\[\s*\d*\s*\]?")  # a reply's leading "[n]"
-PROMPT_CHUNK = 64  # prompt tokens evaluated between deadline checks
+PROMPT_CHUNK = 256  # prompt tokens evaluated between deadline checks
 N_CTX = 2048
 ALTERNATIVES = 5  # the most likely tokens recorded at each step (the confidence reads them)
 
@@ -39,7 +39,7 @@ class Model:
 
         self.llm = Llama(
             model_path=path, n_ctx=N_CTX, n_threads=threads, n_threads_batch=threads, n_batch=256,
-            use_mmap=True, logits_all=False, verbose=False,
+            use_mmap=True, logits_all=False, verbose=False, flash_attn=True,
         )  # fmt: skip
         self.vocab = self.llm.n_vocab()
         ends = [self.tokens(end) for end in ("<|im_end|>", "<|endoftext|>")]

@@ -7,7 +7,7 @@ from ..answers.question import negated
 
 def polarity_conflict(question: str, polarity: str | None, sentence: str) -> bool:
     """Whether a "yes" rests on a sentence that states a negative (a plain question only: one worded negatively
-    has no clear polarity). Such a "yes" is withheld: it was the confident wrong answer small models give.
+    has no clear polarity). Such a "yes" is turned to "no": small models say "yes" to a sentence that says "not".
 
     A "no" over a plainly worded sentence is not a conflict: "Is X larger than Y?" is answered "no" by "X is
     smaller than Y", which negates nothing.

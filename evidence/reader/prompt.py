@@ -46,11 +46,12 @@ class Reply:
 
 
 def user_message(question: str, evidence: Sequence[Evidence]) -> str:
-    """Return the question and its numbered sentences, grouped under each paper's short title."""
+    """Return the question and its numbered sentences, under each paper's short title when they come from several."""
     lines: list[str] = []
     title = None
+    several = len({item.title for item in evidence}) > 1  # one paper's title tells the model nothing: left out
     for number, item in enumerate(evidence, start=1):
-        short = _short_title(item.title)
+        short = _short_title(item.title) if several else ""
         if short and short != title:
             lines.append(f"Paper: {short}")
             title = short

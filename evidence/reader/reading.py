@@ -20,7 +20,7 @@ from ..answers.features import Sentence
 from ..answers.layer import ShortAnswer
 from ..answers.question import question_kind
 from . import runtime
-from .anchor import anchor
+from .anchor import Anchor, anchor, without_placeholders
 from .backends import Completion, ReaderUnavailable
 from .confidence import p_right, token_f1
 from .polarity import polarity_conflict
@@ -60,7 +60,7 @@ def read(
     if model is None:
         reason = runtime.failure()
         return Reading(_labelled(extractive, "extractive", reason), extractive_found) if reason else fallback
-    count = min(len(sentences), int(settings.EVIDENCE_READER_SENTENCES))
+    count = sentences_within(sentences, int(settings.EVIDENCE_READER_SENTENCES))
     shown = list(sentences[:count])
     evidence = [Evidence(s.text, (titles[i] if titles and i < len(titles) else "")) for i, s in enumerate(shown)]
     budget = float(settings.EVIDENCE_READER_TIMEOUT_S)
@@ -101,18 +101,21 @@ def judge_reply(
         return Reading(short, found=not_found_rule(row, extractive_found))
     if reply.polarity and kind == "yes_no":
         index = reply.sentence if reply.sentence is not None else 0
+        # A small model says "yes" to a sentence that states the negative: the sentence's negation decides.
         conflict = polarity_conflict(question, reply.polarity, texts[index])
-        row |= {"anchored": 1.0, "conflict": float(conflict), "sentence_rank": float(index),
+        polarity = "no" if conflict else reply.polarity
+        row |= {"anchored": 1.0, "conflict": float(conflict), "polar": 1.0, "sentence_rank": float(index),
                 "evidence_p": float(sentences[index].probability)}  # fmt: skip
         probability, show_at = p_right(row)
         show_at = show_at if threshold is None else threshold
-        text = reply.polarity.capitalize()
-        return Reading(
-            ShortAnswer(text, index, 0, 0, probability, (not conflict) and probability >= show_at, kind, [],
-                        _rounded(row), reader={**meta, "conflict": conflict}),
-            True,
-        )  # fmt: skip
+        said = {**meta, "conflict": conflict, "polarity": reply.polarity}
+        short = ShortAnswer(polarity.capitalize(), index, 0, 0, probability, probability >= show_at, kind, [],
+                            _rounded(row), reader=said)  # fmt: skip
+        return Reading(short, True)
     where = anchor(reply.text, texts, reply.sentence)
+    if where is not None:
+        start, end = without_placeholders(texts[where.sentence], where.start, where.end)
+        where = Anchor(where.sentence, start, end) if end > start else None
     if where is None:
         # Not in the evidence: withheld, whatever the model's confidence.
         row |= {"anchored": 0.0}
@@ -132,6 +135,24 @@ def judge_reply(
     short = ShortAnswer(text, where.sentence, where.start, where.end, probability, probability >= show_at, kind,
                         alternatives, _rounded(row), reader={**meta, "anchored": True})  # fmt: skip
     return Reading(short, True)
+
+
+WORD_BUDGET = 150  # words of evidence the model reads (about 200 tokens, 4-5 s on 2 cores) past the first sentences
+MIN_SENTENCES = 3
+
+
+def sentences_within(sentences: Sequence[Sentence], most: int) -> int:
+    """How many of the best sentences the model reads: at least the first 3, then more while within the budget.
+
+    The prompt's evidence is what the model's time goes on (a token a few tens of ms): long sentences cut the
+    count, so a question with long sentences costs no more than one with short ones.
+    """
+    words = 0
+    for count, sentence in enumerate(sentences[:most], start=1):
+        words += len(sentence.text.split())
+        if count > MIN_SENTENCES and words > WORD_BUDGET:
+            return count - 1
+    return min(len(sentences), most)
 
 
 def not_found_rule(row: dict[str, float], extractive_found: bool) -> bool:
@@ -156,6 +177,7 @@ def signals_of(
     if first is not None:
         options = [(first.piece, first.logprob), *first.top]
         not_stated = max((p for t, p in options if t.strip().lower() in NOT_STATED_STARTS), default=-math.inf)
+    yes_no = {t.strip().lower(): p for t, p in reversed([(first.piece, first.logprob), *first.top])} if first else {}
     best = max((s.probability for s in sentences), default=0.0)
     return {
         "answer_mean_lp": sum(lps) / len(lps),
@@ -163,6 +185,7 @@ def signals_of(
         "answer_min_lp": min(lps),
         "p_not_stated": math.exp(not_stated) if not_stated > -math.inf else 0.0,
         "answer_tokens": float(len(answer)),
+        "yes_margin": yes_no.get("yes", -20.0) - yes_no.get("no", -20.0),
         "agrees": token_f1(reply.text, extractive.text) if extractive.text else 0.0,
         "extractive_p": float(extractive.probability),
         "evidence_best": float(best),
@@ -170,6 +193,7 @@ def signals_of(
         "coverage": float(extractive.signals.get("coverage", 0.0)),
         "anchored": 0.0,
         "conflict": 0.0,
+        "polar": 0.0,
         "sentence_rank": 0.0,
         "evidence_p": 0.0,
     }

@@ -70,7 +70,7 @@ def threads() -> int:
 
 
 def _make(choice: str) -> Any:
-    lock = model_dir() / "reader.lock"
+    lock = Path(settings.DATA_DIR) / "reader.lock"  # writable wherever the models are (an image keeps them read-only)
     if choice == "local":
         path = verify(model_dir() / QWEN_CODER_1_5B.name, QWEN_CODER_1_5B)
         return HostBackend(path, threads(), lock)

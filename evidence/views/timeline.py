@@ -279,7 +279,17 @@ def short_answer_view(run: Run) -> dict[str, object]:
         "candidate": signals.get("candidate") or "",
         "p_right": signals.get("p_right"),
         "offline": not settings.OPENAI_API_KEY and not run.calls,
+        "reader_note": reader_note(signals.get("reading") or {}),
     }
+
+
+def reader_note(reading: dict[str, object]) -> str:
+    """Which reader gave the short answer, in a sentence (empty for runs from before the reader model)."""
+    if reading.get("backend") == "model":
+        return "Short answer read from the best evidence sentences by the language model."
+    if reading.get("fallback"):
+        return f"The language model did not answer ({reading['fallback']}): the extractive reader gave this answer."
+    return ""
 
 
 def _docid(text: str) -> str:

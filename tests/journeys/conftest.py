@@ -38,6 +38,7 @@ class ShippedApp:
     data_dir: Path
     log_path: Path
     process: subprocess.Popen[bytes]
+    reader: str = "extractive"  # EVIDENCE_READER as the app was started with it
 
     def log_tail(self, lines: int = 60) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
@@ -74,11 +75,14 @@ def shipped_app() -> Iterator[ShippedApp]:
     env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
     env.update(EVIDENCE_PORT=str(web_port), PG_PORT=str(free_port()), REDIS_PORT=str(free_port()),
                EVIDENCE_DATA_DIR=str(data_dir), PYTHONUNBUFFERED="1")
+    # The reader model as `make reader` installed it for this checkout: the app's own data folder is new and empty.
+    shipped_reader = ROOT / ".data" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    env["EVIDENCE_READER"] = str(shipped_reader) if shipped_reader.is_file() else "extractive"
     log_path = data_dir / "make-run.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen([sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True)
-    app = ShippedApp(f"http://127.0.0.1:{web_port}", data_dir, log_path, process)
+    app = ShippedApp(f"http://127.0.0.1:{web_port}", data_dir, log_path, process, env["EVIDENCE_READER"])
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:

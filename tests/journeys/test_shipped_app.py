@@ -138,6 +138,9 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     assert max(gaps) <= 4.0, [(e["kind"], round(g, 1)) for e, g in zip(events[1:], gaps, strict=True) if g > 3]
     answer = page.request.get(f"{base}/api/runs/{run_a}/answer").json()
     assert answer["status"] == "answered", answer
+    # The short answer was read by the model in the worker's reader process, and the page says so.
+    if shipped_app.reader != "extractive":
+        expect(page.locator("#run-page .reader-note")).to_contain_text("language model")
     assert answer["citations"], "the answer cites evidence"
 
     # Audit: the highlighted text is the cited span, character for character, and the source agrees.

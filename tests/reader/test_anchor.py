@@ -40,3 +40,17 @@ def test_it_matches_whole_words_only():
     assert anchor("hin", SENTENCES) is None
     found = anchor("2012", SENTENCES)
     assert found is not None and SENTENCES[2][found.start : found.end] == "2012"
+
+
+def test_reference_placeholders_are_never_part_of_an_answer():
+    from evidence.reader.anchor import without_placeholders
+
+    sentence = "We use the Turkish BIBREF10 corpus, shown in Table TABREF12."
+    found = anchor("Turkish BIBREF10", [sentence])
+    start, end = without_placeholders(sentence, found.start, found.end)
+    assert sentence[start:end] == "Turkish"
+    found = anchor("Table TABREF12", [sentence])
+    assert (
+        without_placeholders(sentence, found.start, found.end)[0]
+        == without_placeholders(sentence, found.start, found.end)[1]
+    )

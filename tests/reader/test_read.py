@@ -41,15 +41,16 @@ def test_an_answer_not_in_the_evidence_is_withheld_whatever_its_probability():
     assert not short.shown and short.reader["anchored"] is False
 
 
-def test_a_yes_resting_on_a_negated_sentence_is_withheld():
+def test_a_yes_resting_on_a_negated_sentence_is_turned_to_no():
     text = "[2] yes"
     short = reading.judge_reply("Does the scheduler use a central lock?", SENTENCES, read_reply(text, 3),
                                 completion(text, -0.01), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
-    assert short.text == "Yes" and short.sentence == 1 and not short.shown and short.reader["conflict"] is True
-    text = "[2] no"
-    short = reading.judge_reply("Does the scheduler use a central lock?", SENTENCES, read_reply(text, 3),
+    assert short.text == "No" and short.sentence == 1 and short.reader["conflict"] is True
+    assert short.reader["polarity"] == "yes"  # what the model said, kept for the record
+    text = "[1] yes"
+    short = reading.judge_reply("Does MapReduce rely on a lock service?", SENTENCES, read_reply(text, 3),
                                 completion(text, -0.01), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
-    assert short.text == "No" and short.shown
+    assert short.text == "Yes" and short.sentence == 0 and short.reader["conflict"] is False
 
 
 def test_not_stated_shows_no_answer_and_leaves_not_found_to_the_collections_evidence():
@@ -109,3 +110,32 @@ def test_a_reader_that_cannot_load_leaves_the_extractive_answer_with_a_sentence(
     assert (
         ("make reader" in reason) if choice == "local" else ("does not exist" in reason or "is not a reader" in reason)
     )
+
+
+def test_a_planners_short_answer_is_held_to_the_evidence_as_the_readers_is():
+    from evidence.agent.planning.llm import anchored_exact
+
+    quotes = [s.text for s in SENTENCES]
+    assert anchored_exact("Chubby", quotes) == ("Chubby", True)
+    assert anchored_exact("ZooKeeper", quotes) == ("No short answer found", False)
+    assert anchored_exact("Yes", quotes) == ("Yes", True)
+    assert anchored_exact("Unanswerable", quotes) == ("Unanswerable", True)
+
+
+def test_the_calibration_is_pinned_and_an_altered_file_refused(tmp_path, monkeypatch):
+    from evidence.reader import confidence
+
+    fitted = confidence.calibration()
+    assert fitted is not None and fitted.threshold > 0 and "prior_logit" in fitted.features
+    (tmp_path / confidence.CALIBRATION).write_text(
+        (confidence.PARAMS / confidence.CALIBRATION).read_text().replace('"threshold": ', '"threshold": 0.0001 + ')
+    )
+    (tmp_path / "SHA256SUMS").write_text((confidence.PARAMS / "SHA256SUMS").read_text())
+    monkeypatch.setattr(confidence, "PARAMS", tmp_path)
+    confidence.calibration.cache_clear()
+    try:
+        with pytest.raises(confidence.CalibrationRefused):
+            confidence.calibration()
+    finally:
+        monkeypatch.undo()
+        confidence.calibration.cache_clear()

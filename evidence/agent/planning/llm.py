@@ -191,10 +191,25 @@ def final_answer(ctx: RunContext, response: ChatResponse) -> Answer:
     ctx.reached("cited", [span.docid for _, span in citations])
     if dropped:
         ctx.log("citations_dropped", {"count": dropped})
+    exact, anchored = anchored_exact(final.exact_answer, [span.quote for span in ctx.delivered])
     return Answer(
         explanation=final.explanation,
-        exact_answer=final.exact_answer,
-        confidence=final.confidence if final.confidence is not None else 0.0,
+        exact_answer=exact,
+        confidence=(final.confidence if final.confidence is not None else 0.0) if anchored else 0.0,
         citations=citations,
         dropped_citations=dropped,
+        signals={"reading": {"backend": "planner", "anchored": anchored, "reply": final.exact_answer[:200]}},
     )
+
+
+def anchored_exact(exact: str, quotes: list[str]) -> tuple[str, bool]:
+    """The planner's short answer as the reader model's is held: shown only when it stands in the delivered
+    evidence (a yes/no stands on its own); otherwise withheld, the evidence left to read."""
+    from ...answers.layer import NO_SHORT_ANSWER
+    from ...reader.anchor import anchor
+    from ...reader.prompt import read_reply
+
+    reply = read_reply(exact, len(quotes))
+    if not exact.strip() or reply.not_stated or reply.polarity:
+        return exact, True
+    return (exact, True) if anchor(reply.text, quotes) is not None else (NO_SHORT_ANSWER, False)
