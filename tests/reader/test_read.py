@@ -139,3 +139,10 @@ def test_the_calibration_is_pinned_and_an_altered_file_refused(tmp_path, monkeyp
     finally:
         monkeypatch.undo()
         confidence.calibration.cache_clear()
+
+
+def test_not_stated_over_weak_evidence_is_not_found():
+    weak = [Sentence(s.text, s.rank, s.score, 0.3) for s in SENTENCES]
+    result = reading.judge_reply("How many GPUs?", weak, read_reply("not stated", 3), completion("not stated"),
+                                 EXTRACTIVE, True, None, 1.0)  # fmt: skip
+    assert not result.found
