@@ -434,10 +434,19 @@ def test_request_evidence_reads_a_paper_whole_by_its_sections(library, fake_open
     assert_consistent(run)
 
 
+def test_a_models_short_answer_that_is_not_in_the_evidence_is_withheld(library, fake_openai):
+    fake_openai.queue(text("Explanation: Caffeine cut sleep [caffeine]. Exact Answer: over an hour Confidence: 90%"))
+    run = llm_run(library, fake_openai, system="single_pass")
+    execute_run(run.pk)
+    run.refresh_from_db()
+    assert run.answer["exact_answer"] == "No short answer found" and run.answer["confidence"] == 0.0
+    assert run.answer["signals"]["reading"] == {"backend": "planner", "anchored": False, "reply": "over an hour"}
+
+
 def test_single_pass_with_a_model_answers_from_the_passages_in_one_call(library, fake_openai):
     fake_openai.queue(
         text(
-            "Explanation: Caffeine cut sleep by over an hour [caffeine] [ghost]. Exact Answer: over an hour "
+            "Explanation: Caffeine cut sleep by over an hour [caffeine] [ghost]. Exact Answer: more than one hour "
             "Confidence: 70%"
         )
     )
@@ -445,7 +454,7 @@ def test_single_pass_with_a_model_answers_from_the_passages_in_one_call(library,
     execute_run(run.pk)
     run.refresh_from_db()
     assert run.status == Run.Status.ANSWERED, run.error
-    assert run.calls == 1 and run.answer["exact_answer"] == "over an hour"
+    assert run.calls == 1 and run.answer["exact_answer"] == "more than one hour"
     assert run.answer["dropped_citations"] == 1
     prompt = fake_openai.requests[0].body["messages"][-1]["content"]
     assert "[caffeine]" in prompt and "400 mg" in prompt
