@@ -45,7 +45,7 @@ class Readers:
     """Swap the units readers wherever the agent imported them, timing every call."""
 
     def __init__(self, variants: dict[str, object]) -> None:
-        from evidence.agent.readers import units
+        from evidence.agent.core import units
 
         self.originals = {v: {name: getattr(m, name) for name in READERS} for v, m in variants.items()}
         self.skip = {id(m) for m in variants.values()}
@@ -91,8 +91,8 @@ def main() -> None:
 
     django.setup()
     from evidence import runs
-    from evidence.agent.loop import research as loop  # noqa: F401  (imports the strategies, so their reader names exist)
-    from evidence.agent.readers import units as units_after
+    from evidence.agent import research as loop  # noqa: F401  (imports the strategies, so their reader names exist)
+    from evidence.agent.core import units as units_after
     from evidence.models import Collection
     from evidence.run_config import user_config
 

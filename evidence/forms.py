@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from . import runs
-from .agent.loop.research import SYSTEM_NAMES
+from .agent.research import SYSTEM_NAMES
 from .models import Collection, Run
 from .retrieval.searchers import SEARCHERS
 from .run_config import user_config

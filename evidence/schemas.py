@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, model_validator
 
-from .agent.loop.research import SYSTEM_NAMES
+from .agent.research import SYSTEM_NAMES
 from .models import MAX_SCOPE_DOCUMENTS, Run
 from .retrieval.searchers import SEARCHERS
 from .run_config import RunConfig, RunOptions

@@ -13,8 +13,8 @@ from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
-from .agent.readers import executor
-from .agent.readers.judges import JudgeSpec
+from .agent import readers
+from .agent.core import JudgeSpec
 from .ingest import jobs
 
 
@@ -182,7 +182,7 @@ def judge_batch(
     judge_spec: dict[str, Any], collection_id: int, goal: str, refs: list[list[Any]], options: dict[str, Any]
 ) -> dict[str, Any]:
     """Localize evidence for one sub-question in one batch of units (System 1's unit of parallel work)."""
-    from .agent.readers.fanout import judge_batch_locally
+    from .agent.readers import judge_batch_locally
 
     spec = JudgeSpec.from_json(judge_spec)
     return judge_batch_locally(_judge_for(spec), spec.block_kind, collection_id, goal, refs, options)
@@ -192,7 +192,7 @@ def _judge_for(spec: JudgeSpec) -> Any:
     """Return the worker's judge for a spec, built once per process (heads are loaded once)."""
     import json
 
-    from .agent.readers.judges import make_judge
+    from .agent.core import make_judge
 
     key = json.dumps(spec.as_json(), sort_keys=True)
     if key not in _judges:
@@ -205,12 +205,12 @@ def mine_leads(
     judge_spec: dict[str, Any], collection_id: int, question: str, refs: list[list[Any]], clues: list[str]
 ) -> list[list[Any]]:
     """Mine leads for a question's clues in one batch of units (evidence mining, run in the background)."""
-    from .agent.systems.mining import mine_locally
+    from .agent.systems import mine_locally
 
     spec = JudgeSpec.from_json(judge_spec)
     return mine_locally(_judge_for(spec), spec.block_kind, collection_id, question, refs, clues)
 
 
 # System 1's batches run as these tasks when the agent runs inside a worker (it never imports this module).
-executor.register("judge_batch", judge_batch)
-executor.register("mine_leads", mine_leads)
+readers.register("judge_batch", judge_batch)
+readers.register("mine_leads", mine_leads)

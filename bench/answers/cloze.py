@@ -203,7 +203,7 @@ def generate(units: list[Any], group: str, others: list[Any], rng: random.Random
 
 
 def collection_units(name: str) -> list[Any]:
-    from evidence.agent.readers.units import load_document_units
+    from evidence.agent.core.units import load_document_units
     from evidence.models import Collection
 
     collection = Collection.objects.filter(name=name).order_by("pk").first()

@@ -13,7 +13,7 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from .. import broadcast, events, queueing, runs, schemas
-from ..agent.answer import answer_outcome
+from ..agent.core import answer_outcome
 from ..eval.compare_runs import compare as compare_runs
 from ..event_stream import json_events, resume_point
 from ..exports import FORMATS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agent.loop.trajectory import STAGES
+from ..agent.core import STAGES
 from ..models import Citation, Run
 
 CitationKey = tuple[str, int, int]

@@ -67,8 +67,7 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
 
 def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
     """Ask the configured LLM judge whether the run's answer is right; its calls are recorded on the run."""
-    from ..agent.llm import make_client
-    from ..agent.llm.recording import DjangoRecorder
+    from ..agent.llm import DjangoRecorder, make_client
     from .answer_judge import judge_answer
 
     recorder = DjangoRecorder(run_id=run.pk)

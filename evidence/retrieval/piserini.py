@@ -1,7 +1,7 @@
 """The Pi-Serini tool contract over our index, implemented once: ranking a query to depth 1,000 (optionally
 within a run's documents) and reading a document by 1-based line windows. Two faces use it: the `http-json`
 backend below (JSON, so the Pi-Serini agent runs against us unchanged) and the research tools a run's planner
-calls (evidence/agent/tools.py: the same ranking and windows as text, recorded on the run).
+calls (evidence/agent/core/tools.py: the same ranking and windows as text, recorded on the run).
 
 Search `{query, offset?, limit}` -> `{hits, totalHits, nextOffset?, hasMore, timingMs}`; read `{docid, offset?,
 limit?}` -> `{found: false, docid}` or the line-paged text; capabilities describe both. Offsets are 1-based and

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from ..agent.loop.trajectory import STAGES
+from ..agent.core import STAGES
 from ..models import Citation, Run
 from . import timeline
 

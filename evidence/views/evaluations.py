@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from ..agent.loop.trajectory import STAGES
+from ..agent.core import STAGES
 from ..eval.compare import compare_items
 from ..eval.kinds import kind_of
 from ..models import Evaluation

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import events
 from .. import runs as run_service
-from ..agent.loop.research import SYSTEM_NAMES
+from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
 from . import timeline
 from .statuses import status_choices, status_words

@@ -9,8 +9,7 @@ from typing import Any
 from django.db.models import Count
 from django.template.loader import render_to_string
 
-from ..agent.loop.progress import PROGRESS
-from ..agent.loop.trajectory import STAGES
+from ..agent.core import PROGRESS, STAGES
 from ..models import Citation, Document, Run, RunEvent, Span
 from .steps import count, detail, extra, headline, number, quoted
 
@@ -265,7 +264,7 @@ def short_answer_view(run: Run) -> dict[str, object]:
     """How the page states the short answer: shown, withheld below the threshold, or not found in the collection."""
     from django.conf import settings
 
-    from ..agent.answer import answer_outcome
+    from ..agent.core import answer_outcome
 
     answer = run.answer or {}
     signals = answer.get("signals") or {}

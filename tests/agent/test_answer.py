@@ -3,7 +3,7 @@ answer highlighted inside its sentence, and abstentions that say so."""
 
 from __future__ import annotations
 
-from evidence.agent.answer import (
+from evidence.agent.core.answering import (
     NO_EVIDENCE,
     NOT_FOUND,
     UNANSWERABLE,
@@ -40,8 +40,10 @@ def test_it_cites_whole_sentences_in_reading_order_not_in_score_order():
 
 
 def test_a_withheld_short_answer_leaves_system_1s_best_sentences_cited():
-    spans = [span("a", i * 100, f"Sentence {w} says little of note.", p)
-             for i, (w, p) in enumerate([("one", 0.9), ("two", 0.8), ("three", 0.7), ("four", 0.6), ("five", 0.5)])]
+    spans = [
+        span("a", i * 100, f"Sentence {w} says little of note.", p)
+        for i, (w, p) in enumerate([("one", 0.9), ("two", 0.8), ("three", 0.7), ("four", 0.6), ("five", 0.5)])
+    ]
     spans.append(span("a", 900, "We studied 30 adults.", 0.4))  # the only candidate: picked, but withheld
     withheld = compose_extractive("How many adults were studied?", spans, threshold=1.0)
     assert withheld.exact_answer != "30 adults" and withheld.found

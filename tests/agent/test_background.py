@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from evidence.agent.systems import mining as background
+from evidence.agent.systems import background as background
 from evidence.judge.localize import EvidenceSpan
 from evidence.judge.mining import Lead
 from evidence.models import Run, RunEvent

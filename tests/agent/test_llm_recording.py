@@ -2,8 +2,7 @@
 
 import pytest
 
-from evidence.agent.llm import ChatMessage, ChatRequest, ReplayMissing, make_client, request_hash
-from evidence.agent.llm.recording import DjangoRecorder
+from evidence.agent.llm import ChatMessage, ChatRequest, DjangoRecorder, ReplayMissing, make_client, request_hash
 from evidence.models import ModelCall, Run
 from tests.agent.fake_openai import FakeOpenAI, error, text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent.loop import research as loop
+from evidence.agent import research as loop
 from evidence.agent.planning import llm as llm_planner
 from evidence.agent.systems import baselines as llm_systems
 from evidence.models import Run, RunEvent
@@ -523,7 +523,7 @@ def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_ca
 
 @pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
 def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system):
-    from evidence.agent.planning.choice import planner_name
+    from evidence.agent.core.planners import planner_name
     from evidence.run_config import RunConfig
 
     settings.OPENAI_API_KEY = "sk-test"
@@ -535,7 +535,7 @@ def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system
 def test_an_unexpected_crash_is_shown_as_a_plain_sentence_and_logged(run, monkeypatch, caplog):
     from dataclasses import replace
 
-    from evidence.agent.loop import research as loop
+    from evidence.agent import research as loop
 
     def crash(ctx):
         raise KeyError("internal detail")

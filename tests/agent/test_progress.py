@@ -6,9 +6,8 @@ import time
 
 import pytest
 
-from evidence.agent.loop import progress
-from evidence.agent.loop.progress import PROGRESS, Ticker
-from evidence.agent.readers import units
+from evidence.agent.core import progress, units
+from evidence.agent.core.progress import PROGRESS, Ticker
 from evidence.models import Region, Run, RunEvent
 from evidence.runs import execute_run
 from evidence.views.timeline import entries, progress_words

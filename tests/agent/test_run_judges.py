@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evidence.agent.readers.judges import JudgeSpec, JudgeUnavailable, make_judge
+from evidence.agent.core.judges import JudgeSpec, JudgeUnavailable, make_judge
 from evidence.models import Judgment, Run
 from evidence.run_config import RunConfig
 from evidence.runs import execute_run

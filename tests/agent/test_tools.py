@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from evidence.agent.loop.trajectory import Trajectory
-from evidence.agent.tools import ResearchTools, ToolError
+from evidence.agent.core.tools import ResearchTools, ToolError
+from evidence.agent.core.trajectory import Trajectory
 from evidence.models import Run, RunEvent
 from tests.ingesting import ingest_now
 

@@ -67,9 +67,9 @@ STRATEGY = [
     *(
         f"agent/{name}.py"
         for name in (
-            "systems/registry", "systems/dual", "systems/baselines", "systems/mining", "readers/papers",
-            "readers/pairs", "readers/general", "readers/heuristic", "readers/fanout", "readers/localization",
-            "planning/llm", "planning/offline", "answer", "loop/context", "loop/steps",
+            "systems/registry", "systems/dual", "systems/baselines", "systems/background", "readers/papers",
+            "readers/pairs", "readers/general", "core/heuristic", "readers/fanout", "readers/localization",
+            "planning/llm", "core/question", "core/answering", "core/context", "core/steps",
         )
     ),
     *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "question", "trees")),
@@ -276,7 +276,12 @@ LAYERS = {
     2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "run_lifecycle", "queueing", "quotas"},
     2.2: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
     2.5: {"run_config"},
-    3: {"agent", "agent.loop", "agent.readers", "agent.planning", "agent.systems", "auth_keys"},
+    # agent/ is a stack of rooms: core (the floor) < readers < planning (the LLM planner) < systems < research.py
+    3: {"agent.core", "auth_keys"},
+    3.2: {"agent.readers"},
+    3.4: {"agent.planning"},
+    3.6: {"agent.systems"},
+    3.8: {"agent"},  # agent/research.py, the one way into a run's research
     4: {"schemas", "runs", "event_stream", "piserini_backends"},
     5: {"replays", "reaper", "eval"},
     6: {"tasks", "forms", "static_serving"},
@@ -290,7 +295,8 @@ LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 def room(module: str) -> str:
     """A module's package under evidence/ (agent's rooms each their own), or the top-level module itself."""
     parts = module.split(".")
-    return f"agent.{parts[2]}" if parts[1] == "agent" and len(parts) > 3 else parts[1]
+    in_a_room = parts[1] == "agent" and len(parts) > 2 and (APP / "agent" / parts[2]).is_dir()
+    return f"agent.{parts[2]}" if in_a_room else parts[1]
 
 
 def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
@@ -313,3 +319,54 @@ def test_the_layer_check_sees_an_arrow_pointing_up():
     assert upward_arrows({"evidence.models.runs": {"evidence.views.runs"}}) == [
         "evidence.models.runs -> evidence.views.runs"
     ]
+
+
+# ------------------------------------------------------------------ faces: agent's rooms are entered by the front door
+
+AGENT_ROOMS = ("llm", "core", "readers", "planning", "systems")
+
+
+def face_bypasses(graph: dict[str, set[str]]) -> list[str]:
+    """Imports into a room of agent/ from outside that room that name one of its modules instead of its face (the
+    room's `__init__`, which re-exports the names other rooms use)."""
+    found = []
+    for source, targets in graph.items():
+        for target in targets:
+            parts = target.split(".")
+            if parts[:2] != ["evidence", "agent"] or len(parts) < 4 or parts[2] not in AGENT_ROOMS:
+                continue
+            if room(source) != room(target):
+                found.append(f"{source} -> {target}")
+    return sorted(found)
+
+
+def test_agent_rooms_are_entered_through_their_faces():
+    graph = {m: targets for m, targets in module_graph().items() if m.startswith("evidence.")}
+    assert face_bypasses(graph) == []
+
+
+def test_the_face_check_sees_a_module_reached_past_its_face():
+    graph = {
+        "evidence.agent.readers.general": {"evidence.agent.core.context", "evidence.agent.core"},
+        "evidence.agent.core.steps": {"evidence.agent.core.context"},
+    }
+    assert face_bypasses(graph) == ["evidence.agent.readers.general -> evidence.agent.core.context"]
+
+
+def room_ties(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Pairs of agent rooms that import each other (a two-way tie), either directly or through other modules."""
+    arrows = {(room(s), room(t)) for s, targets in graph.items() for t in targets if s.startswith("evidence.agent")}
+    arrows = {(a, b) for a, b in arrows if a != b and a.startswith("agent") and b.startswith("agent")}
+    return sorted((a, b) for a, b in arrows if a < b and (b, a) in arrows)
+
+
+def test_no_two_rooms_of_agent_import_each_other():
+    assert room_ties(module_graph()) == []
+
+
+def test_the_tie_check_sees_two_rooms_importing_each_other():
+    graph = {
+        "evidence.agent.core.steps": {"evidence.agent.readers"},
+        "evidence.agent.readers.pairs": {"evidence.agent.core"},
+    }
+    assert room_ties(graph) == [("agent.core", "agent.readers")]

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from evidence.agent.readers.units import load_units, load_units_by_ref, unit_ref
+from evidence.agent.core.units import load_units, load_units_by_ref, unit_ref
 from evidence.ingest import embedding
 from evidence.ingest.reembed import reembed_collection, stale_collections
 from evidence.models import Collection, Passage, Region

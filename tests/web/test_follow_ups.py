@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from evidence import runs
-from evidence.agent.answer import NO_SHORT_ANSWER
-from evidence.agent.planning.offline import in_context, make_plan
+from evidence.agent.core.answering import NO_SHORT_ANSWER
+from evidence.agent.core.question import in_context, make_plan
 from evidence.models import Run
 from evidence.run_config import RunConfig
 

@@ -1,10 +1,9 @@
 """System 2's model client: one `complete(request)` interface over openai, replay and offline providers.
 
-Build one with `make_client(provider, recorder=..., cap=...)`; `recording.DjangoRecorder` stores calls as
-ModelCall rows (imported from its module, so this package stays importable without Django).
+Build one with `make_client(provider, recorder=..., cap=...)`; `DjangoRecorder` stores calls as ModelCall rows
+(it imports Django only when used, so this package stays importable without it).
 """
 
-from .budget import SpendingCap
 from .client import PROVIDERS, LLMClient, OfflineClient, make_client
 from .conversation import Conversation, FinalAnswer, parse_final_answer
 from .errors import (
@@ -18,8 +17,9 @@ from .errors import (
 )
 from .openai_compat import OpenAIClient
 from .pricing import PRICES, Price, cost, price_for, worst_case_cost
-from .recorder import MemoryRecorder, Recorder
+from .records import DjangoRecorder, MemoryRecorder, Recorder
 from .replay import ReplayClient
+from .spend import SpendingCap
 from .types import (
     CallRecord,
     ChatMessage,
@@ -41,6 +41,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "Conversation",
+    "DjangoRecorder",
     "FinalAnswer",
     "LLMClient",
     "LLMError",

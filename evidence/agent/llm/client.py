@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .budget import SpendingCap
 from .errors import OfflineLLMError
 from .openai_compat import OpenAIClient
-from .recorder import Recorder
+from .records import Recorder
 from .replay import ReplayClient
+from .spend import SpendingCap
 from .types import ChatRequest, ChatResponse
 
 PROVIDERS = ("openai", "replay", "offline")

@@ -20,11 +20,11 @@ from typing import Any
 
 import httpx
 
-from .budget import SpendingCap
 from .errors import LLMError, LLMHTTPError, LLMUnavailable
 from .pricing import Price, estimate_prompt_tokens, estimate_tokens, is_loopback, normalize_model, price_for
 from .pricing import worst_case_cost as _worst_case_cost
-from .recorder import Recorder
+from .records import Recorder
+from .spend import SpendingCap
 from .types import CallRecord, ChatRequest, ChatResponse, ToolCall, Usage, canonical_request, request_hash
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

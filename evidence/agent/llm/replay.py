@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from .budget import SpendingCap
 from .errors import ReplayMissing, UnknownModelPrice
 from .pricing import FREE, Price, price_for, worst_case_cost
-from .recorder import Recorder
+from .records import Recorder
+from .spend import SpendingCap
 from .types import CallRecord, ChatRequest, ChatResponse, canonical_request, request_hash
 
 

@@ -5,14 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...retrieval.types import Hit
-from ..answer import Answer, attach_citations
+from ..core import Answer, ModelPlanner, Outcome, RunContext, ToolError, attach_citations, heuristic_spans, load_units
 from ..llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
-from ..loop.context import Outcome, RunContext
-from ..readers.heuristic import heuristic_spans
-from ..readers.registry import evidence_in_documents
-from ..readers.units import load_units
-from ..tools import ToolError
-from .choice import ModelPlanner
+from ..readers import evidence_in_documents
 
 MAX_STEPS = 40
 MAX_OUTPUT_TOKENS = 2048

@@ -16,9 +16,8 @@ from django.conf import settings
 
 from ...judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
 from ...judge.types import Judge, Unit
+from ..core import JudgeSpec, UnitRef, load_units_by_ref, unit_ref
 from .executor import remote
-from .judges import JudgeSpec
-from .units import UnitRef, load_units_by_ref, unit_ref
 
 GRACE_S = 1.5  # how long a queued batch may wait for another worker before it is judged in place
 

@@ -25,11 +25,7 @@ from ...judge.localize import EvidenceSpan
 from ...judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sentences, split_scope, summary_section
 from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
-from ..answer import NOT_FOUND, Answer, compose
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import reader_of
-from ..planning.offline import QUESTION_WORDS, Plan
-from .units import load_document_units
+from ..core import NOT_FOUND, QUESTION_WORDS, Answer, Outcome, Plan, RunContext, compose, load_document_units, reader_of
 
 LONG_DOCUMENT = 30  # sentences: a document this long is read whole, sentence by sentence
 SECOND_PAPER = 0.8  # the runner-up is read too when its hit score is within this share of the best

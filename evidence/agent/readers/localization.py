@@ -7,9 +7,7 @@ from typing import Any
 
 from ...judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
 from ...judge.types import Unit
-from ..loop.context import RunContext
-from ..loop.steps import unit_key
-from ..planning.offline import Plan
+from ..core import Plan, RunContext, unit_key
 from .fanout import localize_fanned_out
 
 

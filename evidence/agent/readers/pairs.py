@@ -9,11 +9,7 @@ import re
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ..answer import compose_extractive
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import ctx_units, reader_of
-from ..planning.offline import Plan
-from .units import load_document_units
+from ..core import Outcome, Plan, RunContext, compose_extractive, ctx_units, load_document_units, reader_of
 
 CANDIDATES = 10  # paragraphs read as pairs
 SHORT_DOCUMENT = 12  # sentences: the typical candidate is a paragraph this short (median), which a pair reads whole

@@ -11,10 +11,7 @@ from ...judge.heads import Head
 from ...judge.localize import EvidenceSpan
 from ...judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
 from ...judge.types import Unit
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import SCOPED_PASSAGE_LIMIT, answer_from, search_hits
-from ..planning.offline import Plan
-from .units import load_document_units
+from ..core import SCOPED_PASSAGE_LIMIT, Outcome, Plan, RunContext, answer_from, load_document_units, search_hits
 
 MIN_SECTIONS = 2  # a document whose paragraphs carry fewer section names is not read as a paper
 

@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ..loop.context import Outcome, RunContext
-from ..planning.offline import Plan
+from ..core import Outcome, Plan, RunContext, load_units
 from .general import answer_whole_papers, papers_to_read
 from .localization import request_evidence
 from .pairs import pair_candidates, read_pairs
 from .papers import answer_in_papers, papers_among, read_papers, scoped_papers
-from .units import load_units
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import re
 
-from ..answer import Answer
+from ..core import MAX_ROUNDS, Answer, ModelPlanner, Outcome, RunContext, plain_select, read_top, search_hits
 from ..llm import ChatResponse, Conversation
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import MAX_ROUNDS, plain_select, read_top, search_hits
-from ..planning.choice import ModelPlanner
-from ..planning.llm import MAX_OUTPUT_TOKENS, final_answer
+from ..planning import MAX_OUTPUT_TOKENS, final_answer
 
 ANSWER_PROMPT = """You answer a research question using only the passages given to you. Each passage starts \
 with its document id in square brackets. Answer in exactly this format: Explanation: {your explanation, citing \

@@ -9,14 +9,24 @@ from ...judge.mining import K_MINING, can_start_batch
 from ...judge.relevance import assess_relevance
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ..answer import compose_extractive
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import MAX_ROUNDS, SUPPORTED, answer_from, ctx_units, plain_select, read_top, search_hits, unit_key
-from ..planning.offline import Plan, refine_query
-from ..readers.localization import request_evidence
-from ..readers.registry import choose_reader
-from ..readers.units import load_document_units
-from .mining import MiningBatch, start_mining
+from ..core import (
+    MAX_ROUNDS,
+    SUPPORTED,
+    Outcome,
+    Plan,
+    RunContext,
+    answer_from,
+    compose_extractive,
+    ctx_units,
+    load_document_units,
+    plain_select,
+    read_top,
+    refine_query,
+    search_hits,
+    unit_key,
+)
+from ..readers import choose_reader, request_evidence
+from .background import MiningBatch, start_mining
 
 WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (abstracts: median 9 sentences)
 RERANK_DEPTH = 100  # System 1 grades the top 100 for the ranking task

@@ -16,12 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..loop.context import Outcome, RunContext
-from ..loop.steps import MAX_ROUNDS, SUPPORTED, answer_from, plain_select, read_top, search_hits
-from ..planning.choice import ModelPlanner
-from ..planning.llm import run_llm_planner
-from ..planning.offline import refine_query
-from ..tools import ToolError
+from ..core import (
+    MAX_ROUNDS,
+    SUPPORTED,
+    ModelPlanner,
+    Outcome,
+    RunContext,
+    ToolError,
+    answer_from,
+    plain_select,
+    read_top,
+    refine_query,
+    search_hits,
+)
+from ..planning import run_llm_planner
 from .baselines import llm_review_loop, llm_single_pass
 from .dual import run_dual
 

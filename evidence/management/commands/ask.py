@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ... import runs
-from ...agent.answer import answer_outcome
-from ...agent.loop.research import SYSTEM_NAMES
+from ...agent.core import answer_outcome
+from ...agent.research import SYSTEM_NAMES
 from ...models import Collection
 from ...run_config import user_config
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from ...agent.loop.research import SYSTEM_NAMES
+from ...agent.research import SYSTEM_NAMES
 from ...eval.benchmarks import HotpotQA, Qasper, SciFact
 from ...eval.papers_bench import Papers
 from ...eval.runner import evaluate

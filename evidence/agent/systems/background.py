@@ -20,10 +20,8 @@ from django.conf import settings
 from ...judge.localize import Localization
 from ...judge.mining import Lead, mine_qa
 from ...judge.types import Judge, Unit
-from ..readers.executor import remote
-from ..readers.fanout import GRACE_S, from_json, to_json
-from ..readers.judges import JudgeSpec
-from ..readers.units import UnitRef, load_units_by_ref, unit_ref
+from ..core import JudgeSpec, UnitRef, load_units_by_ref, unit_ref
+from ..readers import GRACE_S, from_json, remote, to_json
 
 
 @dataclass

@@ -11,20 +11,26 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ... import events
-from ...models import Run
-from ...run_config import RunConfig
-from ..answer import Answer
-from ..llm.errors import BudgetExceeded
-from ..planning.choice import planner_for
-from ..readers.judges import JudgeSpec, make_judge
-from ..systems.registry import SYSTEM_NAMES, SYSTEMS
-from ..tools import ResearchTools
-from . import progress
-from .budget import DeadlineReached, TimeBudget
-from .context import Outcome, RunCancelled, RunContext
-from .recorder import RunRecorder
-from .trajectory import Trajectory
+from .. import events
+from ..models import Run
+from ..run_config import RunConfig
+from .core import (
+    Answer,
+    DeadlineReached,
+    JudgeSpec,
+    Outcome,
+    ResearchTools,
+    RunCancelled,
+    RunContext,
+    RunRecorder,
+    TimeBudget,
+    Trajectory,
+    make_judge,
+    planner_for,
+    ticking,
+)
+from .llm import BudgetExceeded
+from .systems import SYSTEM_NAMES, SYSTEMS
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +40,11 @@ __all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "run_claimed"]
 def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
     """Run the research loop for a run the runs service claimed; every failure ends in a recorded status.
 
-    While it works, a progress event breaks any silence of a few seconds (agent/loop/progress.py); it stops before
+    While it works, a progress event breaks any silence of a few seconds (agent/core/progress.py); it stops before
     the end is recorded.
     """
     trajectory = Trajectory()
-    with progress.ticking(run.pk, emit) as speak:
+    with ticking(run.pk, emit) as speak:
         recorder = RunRecorder(run, trajectory, speak)
         outcome, ctx = research(run, recorder, trajectory, speak)
     finish(recorder, outcome, ctx)
@@ -105,7 +111,7 @@ def user_error(error: Exception) -> str:
 
 def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     """Answer extractively from whatever was delivered before the run had to stop."""
-    from ..answer import compose_extractive
+    from .core import compose_extractive
 
     delivered = ctx.delivered if ctx else []
     answer = compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..answers.features import Sentence
-from ..answers.layer import NO_SHORT_ANSWER, ShortAnswer, short_answer
-from ..judge.localize import EvidenceSpan
+from ...answers.features import Sentence
+from ...answers.layer import NO_SHORT_ANSWER, ShortAnswer, short_answer
+from ...judge.localize import EvidenceSpan
 
 # (question, evidence sentences best first, the extractive answer, whether the collection answers, titles) ->
 # the reader's Reading (evidence/reader/reading.py)
@@ -76,7 +76,7 @@ def compose_extractive(
 ) -> Answer:
     """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences.
 
-    `reader` (a run's, from loop/steps.py) lets the reader model give the short answer (evidence/reader); without
+    `reader` (a run's, from core/steps.py) lets the reader model give the short answer (evidence/reader); without
     it the extractive layer's answer stands.
     """
     ranked = sorted(spans, key=lambda span: (-span.probability, span.docid, span.start))
@@ -88,7 +88,7 @@ def compose_extractive(
             chosen.append(span)
     if not chosen:
         return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
-    from ..ingest.embedding import get_embedder
+    from ...ingest.embedding import get_embedder
 
     sentences = as_sentences(chosen)
     short = short_answer(question, sentences, embed=get_embedder().embed, threshold=threshold)

@@ -46,8 +46,7 @@ def planner_for(run: Any, config: RunConfig) -> Planner:
     name = planner_name(config)
     if name == "offline":
         return OfflinePlanner()
-    from ..llm import SpendingCap, make_client
-    from ..llm.recording import DjangoRecorder
+    from ..llm import DjangoRecorder, SpendingCap, make_client
 
     cap = SpendingCap(run.spend_cap_usd)
     recorder = DjangoRecorder(run_id=run.pk)

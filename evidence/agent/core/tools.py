@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import events
-from ..models import Document, Passage, Run
-from ..retrieval import cache, index_store, piserini
-from ..retrieval.excerpts import excerpt_around
-from ..retrieval.searchers import get_searcher
-from ..retrieval.types import Hit
-from .loop.trajectory import Trajectory
+from ... import events
+from ...models import Document, Passage, Run
+from ...retrieval import cache, index_store, piserini
+from ...retrieval.excerpts import excerpt_around
+from ...retrieval.searchers import get_searcher
+from ...retrieval.types import Hit
+from .trajectory import Trajectory
 
 SEARCH_DEPTH = piserini.SEARCH_DEPTH  # the contract ranks this deep
 SHOWN_BY_SEARCH = 5

@@ -11,13 +11,13 @@ from ...answers.layer import ShortAnswer
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ..answer import Answer, Reader, compose_extractive
-from ..planning.offline import Plan
-from ..readers.heuristic import heuristic_spans
-from ..readers.units import load_units
-from ..tools import ToolError
 from . import progress
+from .answering import Answer, Reader, compose_extractive
 from .context import RunContext
+from .heuristic import heuristic_spans
+from .question import Plan
+from .tools import ToolError
+from .units import load_units
 
 SUPPORTED = 0.8  # a span this probable settles the question
 SCOPED_PASSAGE_LIMIT = 3  # a run scoped to this few documents reads their passages, not just their best one

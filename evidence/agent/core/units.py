@@ -17,7 +17,7 @@ from ...ingest.store import fill_region_vectors
 from ...judge.types import Block, Unit
 from ...models import Document, Passage, Region
 from ...retrieval.types import Hit
-from ..loop import progress
+from . import progress
 
 _DOCUMENT_FIELDS = ("id", "docid", "title", "text", "pages")
 

@@ -13,13 +13,13 @@ from ...judge.localize import EvidenceSpan
 from ...judge.types import Judge, Unit
 from ...retrieval.types import Hit
 from ...run_config import RunConfig
-from ..answer import Answer
-from ..planning.choice import OfflinePlanner, Planner
-from ..planning.offline import Plan, make_plan
-from ..readers.judges import JudgeSpec
-from ..tools import ResearchTools
-from .budget import TimeBudget
+from .clock import TimeBudget
+from .answering import Answer
+from .judges import JudgeSpec
+from .planners import OfflinePlanner, Planner
+from .question import Plan, make_plan
 from .recorder import RunCancelled, RunRecorder
+from .tools import ResearchTools
 from .trajectory import Trajectory
 
 if TYPE_CHECKING:

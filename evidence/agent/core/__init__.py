@@ -1,0 +1,72 @@
+"""The floor of the agent: a run's context, clock, recorder and trajectory, the steps every system takes (search,
+read, answer), question analysis, the planner and judge choice, the units a run reads, the tools an LLM planner
+calls, and the composed answer. It imports no other room of agent/ but llm/."""
+
+from .answering import NOT_FOUND, Answer, answer_outcome, attach_citations, compose, compose_extractive
+from .clock import DeadlineReached, TimeBudget
+from .context import Outcome, RunContext
+from .heuristic import heuristic_spans
+from .judges import JudgeSpec, make_judge
+from .planners import ModelPlanner, planner_for
+from .progress import PROGRESS, ticking
+from .question import QUESTION_WORDS, Plan, refine_query
+from .recorder import RunCancelled, RunRecorder
+from .steps import (
+    MAX_ROUNDS,
+    SCOPED_PASSAGE_LIMIT,
+    SUPPORTED,
+    answer_from,
+    ctx_units,
+    plain_select,
+    read_top,
+    reader_of,
+    search_hits,
+    unit_key,
+)
+from .tools import ResearchTools, ToolError
+from .trajectory import STAGES, Trajectory
+from .units import UnitRef, load_document_units, load_units, load_units_by_ref, unit_ref
+
+__all__ = [
+    "MAX_ROUNDS",
+    "NOT_FOUND",
+    "PROGRESS",
+    "QUESTION_WORDS",
+    "SCOPED_PASSAGE_LIMIT",
+    "STAGES",
+    "SUPPORTED",
+    "Answer",
+    "DeadlineReached",
+    "JudgeSpec",
+    "ModelPlanner",
+    "Outcome",
+    "Plan",
+    "ResearchTools",
+    "RunCancelled",
+    "RunContext",
+    "RunRecorder",
+    "TimeBudget",
+    "ToolError",
+    "Trajectory",
+    "UnitRef",
+    "answer_from",
+    "answer_outcome",
+    "attach_citations",
+    "compose",
+    "compose_extractive",
+    "ctx_units",
+    "heuristic_spans",
+    "load_document_units",
+    "load_units",
+    "load_units_by_ref",
+    "make_judge",
+    "plain_select",
+    "planner_for",
+    "read_top",
+    "reader_of",
+    "refine_query",
+    "search_hits",
+    "ticking",
+    "unit_key",
+    "unit_ref",
+]

@@ -1,1 +1,0 @@
-"""The research loop: a run's context, budget, progress, recorder and trajectory."""
