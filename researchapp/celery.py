@@ -15,7 +15,7 @@ app.autodiscover_tasks()
 @worker_init.connect
 def share_cores_between_pool_processes(sender, **_kwargs) -> None:
     """Tell each pool process how many share the machine, so its ONNX session takes only its part of the cores."""
-    # Set before the pool forks, so every child inherits it (read by evidence.ingest.embedding.default_threads).
+    # Set before the pool forks, so every child inherits it (read by evidence.encode.embedding.default_threads).
     concurrency = getattr(sender, "concurrency", None)
     if isinstance(concurrency, int) and concurrency > 0:
         os.environ.setdefault("EVIDENCE_WORKER_PROCESSES", str(concurrency))

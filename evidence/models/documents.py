@@ -22,7 +22,7 @@ class Collection(models.Model):
     description = models.TextField(blank=True)
     analyzer = models.CharField(max_length=20, default="english")
     bm25_params = models.JSONField(default=default_bm25_params)
-    # The model its passage and sentence vectors were made with (evidence.ingest.embedding.MODEL_ID for new ones);
+    # The model its passage and sentence vectors were made with (evidence.encode.embedding.MODEL_ID for new ones);
     # `manage.py reembed` brings a collection made with an older model up to date.
     embedding_model = models.CharField(max_length=40, default="minilm-l6-v2-fdq8")
     created_at = models.DateTimeField(default=timezone.now)

@@ -13,6 +13,7 @@ FORBIDDEN = {
     "retrieval": {"agent", "judge", "views", "api", "tasks"},
     "judge": {"agent", "views", "api", "tasks"},
     "ingest": {"agent", "views", "api"},
+    "encode": {"ingest", "retrieval", "judge", "answers", "agent", "models", "views", "api", "tasks"},
     "agent": {"views", "api", "tasks"},
     "eval": {"views", "api"},
     "models": {"views", "api", "agent"},
@@ -273,6 +274,7 @@ def test_the_hollow_check_sees_an_empty_test():
 LAYERS = {
     0: {"models", "logging", "errors"},
     1: {"events", "broadcast", "heartbeats", "ratelimit", "exports", "document_search"},
+    1.5: {"encode"},  # the embedding model and its graph: below everything that embeds text
     2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "run_lifecycle", "queueing", "quotas"},
     2.2: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
     2.5: {"run_config"},
