@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere without installin
 
 from embed_models import named_embedder, session_of  # noqa: E402
 
-from evidence.ingest import embedding  # noqa: E402
-from evidence.ingest.embedding import (  # noqa: E402
+from evidence.encode import embedding  # noqa: E402
+from evidence.encode.embedding import (  # noqa: E402
     DYNAMIC_INT8_ID,
     FUSED_INT8_ID,
     LEGACY_MODEL_ID,

@@ -34,9 +34,9 @@ def main() -> None:
     django.setup()
     import numpy as np
 
-    from evidence.ingest.batching import length_batches
+    from evidence.encode.batching import length_batches
+    from evidence.encode.embedding import Embedder
     from evidence.ingest.chunking import make_passages
-    from evidence.ingest.embedding import Embedder
     from evidence.ingest.parsers import parse_file
     from evidence.ingest.store import passage_index_text
 

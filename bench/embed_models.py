@@ -8,8 +8,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from evidence.ingest import embedding
-from evidence.ingest.embedding import FUSED_INT8_ID, MODEL_IDS, Embedder
+from evidence.encode import embedding
+from evidence.encode.embedding import FUSED_INT8_ID, MODEL_IDS, Embedder
 
 EXTRA = ("fdq8r1", "fp32")
 NAMES = (*MODEL_IDS, *EXTRA)
@@ -33,7 +33,7 @@ def fp32_file() -> Path:
     """The fused graph before quantization: the reference the int8 vectors are compared with."""
     import onnx
 
-    from evidence.ingest.bert_graph import bert_graph, read_safetensors
+    from evidence.encode.bert_graph import bert_graph, read_safetensors
 
     target = _folder() / "fp32.onnx"
     onnx.save(bert_graph(read_safetensors(embedding.fp32_weights_path())), str(target))

@@ -30,8 +30,8 @@ django.setup()  # the parsers and chunking import the models
 
 from embed_models import NAMES, named_embedder  # noqa: E402
 
+from evidence.encode.embedding import MODEL_ID, Embedder  # noqa: E402
 from evidence.eval.metrics import ndcg_at_k  # noqa: E402
-from evidence.ingest.embedding import MODEL_ID, Embedder  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 

@@ -97,7 +97,7 @@ def main() -> None:
     args = parser.parse_args()
     from shipped_worker import use_own_redis_db
 
-    from evidence.ingest.embedding import available_cores
+    from evidence.encode.embedding import available_cores
 
     at_once = args.files_at_once or available_cores()
     if not args.worker:  # as manage.py ingest: the files at once share the cores as the worker's processes do

@@ -31,7 +31,7 @@ def main() -> None:
         os.environ[var] = str(args.threads)  # before numpy loads: the bench is about 2 cores
 
     from bench.fitting import devsets
-    from evidence.ingest.embedding import Embedder
+    from evidence.encode.embedding import Embedder
     from evidence.judge.local import LocalJudge
     from evidence.judge.localize import SHORT_DOCUMENT_OPTIONS as LOCALIZE_OPTIONS
     from evidence.judge.localize import localize

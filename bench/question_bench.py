@@ -53,7 +53,7 @@ class Readers:
         self.spent = 0.0
 
     def use(self, variant: str) -> None:
-        from evidence.ingest.embedding import Embedder, get_embedder
+        from evidence.encode.embedding import Embedder, get_embedder
 
         # before: no vector cache in the embedder (it had none); after: the class default
         get_embedder().cache_entries = 0 if variant == "before" else Embedder.cache_entries

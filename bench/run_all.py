@@ -23,7 +23,8 @@ GROUPS: dict[str, list[tuple[str, list[str], bool]]] = {
     "index": [("bench/index_bench.py", [], True)],
     "ingest": [("bench/ingest_bench.py", ["--quick"], False)],
     "judge": [("bench/judge_bench.py", [], False)],
-    "titles": [("bench/pdf_titles.py", [], False)],  # PDF titles against the real ones, 22 papers
+    # PDF titles against the real ones, and whole bylines (title, authors, year), 22 papers
+    "titles": [("bench/pdf_titles.py", [], False), ("bench/pdf_bylines.py", [], False)],
     "load": [("bench/load_test.py", [], False)],
     # The first questions on 20 freshly uploaded real papers, cold and prepared for reading (about 10 minutes).
     "first-question": [("bench/first_question.py", [], False)],

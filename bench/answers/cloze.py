@@ -215,7 +215,7 @@ def collection_units(name: str) -> list[Any]:
 
 def abstract_units(path: Path, limit: int, rng: random.Random) -> list[Any]:
     """SciFact abstracts as units of sentences, embedded here (no collection needed)."""
-    from evidence.ingest.embedding import get_embedder
+    from evidence.encode.embedding import get_embedder
     from evidence.judge.types import Block, Unit
 
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -16,8 +16,8 @@ import numpy as np
 
 from evidence.answers.features import feature_names
 from evidence.answers.layer import FOUND_FEATURES, confidence_row, found_in_collection, found_row, short_answer
+from evidence.encode.embedding import get_embedder
 from evidence.eval.metrics_papers import answer_correct, expected_calibration_error
-from evidence.ingest.embedding import get_embedder
 
 CITED = 3
 

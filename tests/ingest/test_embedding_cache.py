@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evidence.ingest.embedding import Embedder
+from evidence.encode.embedding import Embedder
 
 
 @pytest.fixture()

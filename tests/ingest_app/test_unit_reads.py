@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from evidence.agent.core import units as units_module
 from evidence.agent.core.units import decode_vector, load_document_units, load_units, load_units_by_ref, unit_ref
-from evidence.ingest import embedding
+from evidence.encode import embedding
 from evidence.models import Document, Passage, Region
 from evidence.retrieval.types import Hit
 from tests.ingest_app.test_vectors import CountingEmbed

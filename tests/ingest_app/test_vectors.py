@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evidence.agent.core.units import load_units, load_units_by_ref, unit_ref
-from evidence.ingest import embedding
+from evidence.encode import embedding
 from evidence.ingest.reembed import reembed_collection, stale_collections
 from evidence.models import Collection, Passage, Region
 from evidence.retrieval.types import Hit

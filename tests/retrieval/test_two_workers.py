@@ -54,7 +54,7 @@ def test_two_workers_share_one_index_through_postgres(collection, tmp_path, monk
     import scripts.run
 
     monkeypatch.setattr(scripts.run, "WORKER_CONCURRENCY", 1)  # two machines of one process each: fits 2 cores
-    from evidence.ingest.embedding import dynamic_int8_path
+    from evidence.encode.embedding import dynamic_int8_path
 
     # Each machine builds the int8 model once; the test shares one build so that it stays fast.
     models = {"EVIDENCE_MODEL_DIR": str(dynamic_int8_path().parent)}

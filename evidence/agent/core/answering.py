@@ -88,7 +88,7 @@ def compose_extractive(
             chosen.append(span)
     if not chosen:
         return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
-    from ...ingest.embedding import get_embedder
+    from ...encode.embedding import get_embedder
 
     sentences = as_sentences(chosen)
     short = short_answer(question, sentences, embed=get_embedder().embed, threshold=threshold)

@@ -41,7 +41,7 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
 
 def question_cosines(question: str, blocks: Sequence[Block]) -> np.ndarray:
     """Return the MiniLM cosine of the question with each block (stored vectors, the rest embedded now)."""
-    from ...ingest.embedding import get_embedder
+    from ...encode.embedding import get_embedder
 
     embedder = get_embedder()
     missing = [i for i, block in enumerate(blocks) if block.vector is None]

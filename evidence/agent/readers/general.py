@@ -67,7 +67,7 @@ def calibrated(name: str, features: dict[str, float], fallback: float) -> float:
 
 def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str, np.ndarray]]:
     """Score every body sentence of the papers for the question; return the candidates and their scores."""
-    from ...ingest.embedding import get_embedder
+    from ...encode.embedding import get_embedder
 
     asked = analyse(question)
     blocks, neighbours = [], []
@@ -137,7 +137,7 @@ def span_row(s: dict[str, np.ndarray], i: int, rank: int) -> dict[str, float]:
 
 def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
     """Read the papers sentence by sentence, deliver the best sentences, and answer through the answer layer."""
-    from ...ingest.embedding import get_embedder
+    from ...encode.embedding import get_embedder
 
     question = plan.question
     ctx.reached("inspected", [p.docid for p in papers])

@@ -56,7 +56,7 @@ def read_paper(
 
 def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> list[EvidenceSpan]:
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
-    from ...ingest.embedding import get_embedder
+    from ...encode.embedding import get_embedder
 
     ctx.reached("inspected", [paper.docid for paper in papers])
     embedder = get_embedder()
