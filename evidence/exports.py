@@ -8,9 +8,13 @@ written so a Markdown reader gives back exactly the stored text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .names import name_parts
+
+_PROCEEDINGS = re.compile(r"\b(?:proceedings|conference|symposium|workshop|meeting)\b", re.I)
 FORMATS = {
     # name: (media type, file extension)
     "markdown": ("text/markdown; charset=utf-8", "md"),
@@ -30,6 +34,17 @@ class Source:
     doi: str = ""
     venue: str = ""
     file_name: str = ""
+    kind: str = ""  # "proceedings" or "journal" when the venue's kind is known; else told from the venue's name
+    eprint: str = ""  # an arXiv identifier: "2302.07302"
+
+    @property
+    def entry_kind(self) -> str:
+        """Return "proceedings", "journal" (an article anywhere: its facts are known) or "" (nothing is known)."""
+        if self.kind in {"proceedings", "journal"}:
+            return self.kind
+        if self.venue and _PROCEEDINGS.search(self.venue) and not re.search(r"\bjournal\b", self.venue, re.I):
+            return "proceedings"
+        return "journal" if self.authors or self.year or self.venue or self.doi or self.eprint else ""
 
 
 @dataclass(frozen=True)
@@ -106,10 +121,10 @@ def answer_markdown(export: AnswerExport) -> str:
 
 def csl_items(sources: Sequence[Source]) -> list[dict[str, object]]:
     """CSL-JSON items (the format Zotero, Pandoc and citeproc read), one per source, keyed by docid."""
+    types = {"proceedings": "paper-conference", "journal": "article-journal", "": "document"}
     items: list[dict[str, object]] = []
     for source in sources:
-        item: dict[str, object] = {"id": source.docid, "type": "article-journal" if source.venue else "document",
-                                   "title": source.title}  # fmt: skip
+        item: dict[str, object] = {"id": source.docid, "type": types[source.entry_kind], "title": source.title}
         if source.authors:
             item["author"] = [_csl_name(name) for name in source.authors]
         if source.year:
@@ -118,6 +133,8 @@ def csl_items(sources: Sequence[Source]) -> list[dict[str, object]]:
             item["DOI"] = source.doi
         if source.venue:
             item["container-title"] = source.venue
+        if source.eprint:
+            item["URL"] = f"https://arxiv.org/abs/{source.eprint}"
         if source.file_name:
             item["note"] = f"File: {source.file_name}"
         items.append(item)
@@ -125,20 +142,39 @@ def csl_items(sources: Sequence[Source]) -> list[dict[str, object]]:
 
 
 def _csl_name(name: str) -> dict[str, str]:
-    if "," in name:
-        family, given = (part.strip() for part in name.split(",", 1))
-    else:
-        given, _, family = name.strip().rpartition(" ")
+    family, given = name_parts(name.strip())
     return {"family": family, "given": given} if given else {"literal": family}
+
+
+def bibtex_name(name: str) -> str:
+    """A name as BibTeX reads it unambiguously: "Family, Given"."""
+    family, given = name_parts(name.strip())
+    return f"{family}, {given}" if given else family
 
 
 _BIBTEX_SPECIAL = re.compile(r"([\\{}%&#_$^~])")
 _BIBTEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}"}
+_STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "from", "by", "at", "is"})
 
 
 def bibtex_value(text: str) -> str:
     """A field value safe inside BibTeX braces: LaTeX's special characters escaped, braces balanced."""
     return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_REPLACEMENTS.get(m.group(1), "\\" + m.group(1)), text)
+
+
+def _ascii_word(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower())
+
+
+def citation_key(source: Source) -> str:
+    """The usual key of a paper: first author's family name, year and the title's first word ("lo2023papermage");
+    the docid when neither author nor year is known."""
+    if not (source.authors or source.year):
+        return source.docid
+    family = _ascii_word(name_parts(source.authors[0])[0].split()[-1]) if source.authors else ""
+    words = [_ascii_word(w) for w in re.split(r"[\s:\-–—/]+", source.title)]
+    word = next((w for w in words if w and w not in _STOPWORDS), "")
+    return f"{family}{source.year or ''}{word}" or source.docid
 
 
 def bibtex_key(docid: str, taken: set[str]) -> str:
@@ -152,21 +188,24 @@ def bibtex_key(docid: str, taken: set[str]) -> str:
 
 
 def bibtex(sources: Sequence[Source]) -> str:
-    """One BibTeX entry per source (@article with a venue, else @misc)."""
+    """One BibTeX entry per source: @inproceedings or @article when anything beyond the title is known, else @misc."""
     entries, taken = [], set()
     for source in sources:
+        kind = source.entry_kind
         fields = [("title", "{" + bibtex_value(source.title) + "}")]  # double braces keep the title's capitals
         if source.authors:
-            fields.append(("author", " and ".join(bibtex_value(a) for a in source.authors)))
+            fields.append(("author", " and ".join(bibtex_value(bibtex_name(a)) for a in source.authors)))
         if source.year:
             fields.append(("year", str(source.year)))
         if source.venue:
-            fields.append(("journal", bibtex_value(source.venue)))
+            fields.append(("booktitle" if kind == "proceedings" else "journal", bibtex_value(source.venue)))
         if source.doi:
             fields.append(("doi", bibtex_value(source.doi)))
+        if source.eprint:
+            fields += [("eprint", bibtex_value(source.eprint)), ("archivePrefix", "arXiv")]
         note = f"Evidence desk docid {source.docid}" + (f", file {source.file_name}" if source.file_name else "")
         fields.append(("note", bibtex_value(note)))
-        kind = "article" if source.venue else "misc"
+        entry_type = {"proceedings": "inproceedings", "journal": "article"}.get(kind, "misc")
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-        entries.append(f"@{kind}{{{bibtex_key(source.docid, taken)},\n{body}\n}}\n")
+        entries.append(f"@{entry_type}{{{bibtex_key(citation_key(source), taken)},\n{body}\n}}\n")
     return "\n".join(entries)

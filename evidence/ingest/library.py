@@ -353,9 +353,9 @@ def entry_metadata(entry: LibraryEntry, library_name: str, how: str, job_id: int
     """The metadata a document takes from its entry (it wins over what was guessed from the layout)."""
     metadata: dict[str, Any] = {"title_source": "library"}
     if entry.authors:
-        metadata["authors"] = list(entry.authors)
+        metadata.update(authors=list(entry.authors), authors_source="library")
     if entry.year:
-        metadata["year"] = entry.year
+        metadata.update(year=entry.year, year_source="library")
     if entry.venue:
         metadata["venue"] = entry.venue
     if entry.doi:

@@ -85,5 +85,8 @@ def _sources(documents) -> list[Source]:
             doi=str(meta.get("doi") or ""),
             venue=str(meta.get("journal") or meta.get("venue") or ""),
             file_name=document.source_name.rsplit("/", 1)[-1],
+            # A library's venue replaces the parsed one, whose kind then no longer applies.
+            kind="" if "library" in meta else str(meta.get("venue_kind") or ""),
+            eprint=str(meta.get("arxiv") or ""),
         )
     return list(seen.values())

@@ -99,10 +99,11 @@ def test_bibtex_and_csl_json_parse_with_a_real_parser():
     library = bibtexparser.parse_string(bibtex(sources))
     assert library.failed_blocks == []
     entries = library.entries
-    assert [e.key for e in entries] == ["2020.acl-main.207", "same_id", "same_id_2"]
+    assert [e.key for e in entries] == ["cohan2020specter", "same_id", "same_id_2"]
     first = entries[0]
     assert first.entry_type == "article" and first["year"] == "2020" and first["journal"] == "ACL"
-    assert first["author"] == "Arman Cohan and Doe, Jane" and first["doi"] == "10.18653/v1/2020.acl-main.207"
+    assert first["author"] == "Cohan, Arman and Doe, Jane" and first["doi"] == "10.18653/v1/2020.acl-main.207"
+    assert [e.entry_type for e in entries[1:]] == ["misc", "misc"], "nothing known beyond the title"
     decoded = bibtexparser.parse_string(
         bibtex(sources[:1]), append_middleware=[bibtexparser.middlewares.LatexDecodingMiddleware()]
     ).entries[0]["title"]
@@ -111,6 +112,20 @@ def test_bibtex_and_csl_json_parse_with_a_real_parser():
     assert items[0]["author"] == [{"family": "Cohan", "given": "Arman"}, {"family": "Doe", "given": "Jane"}]
     assert items[0]["issued"] == {"date-parts": [[2020]]} and items[0]["type"] == "article-journal"
     assert items[1] == {"id": "same id", "type": "document", "title": "Plain"}
+
+
+def test_a_conference_paper_with_an_arxiv_id_is_an_inproceedings_entry_keyed_by_author_year_and_word():
+    source = Source("2308.02943", "The PaperMage Toolkit", ("Kyle Lo", "Ivo H. M. van Stokkum"), 2023,
+                    venue="Proceedings of EMNLP: System Demonstrations", eprint="2308.02943")  # fmt: skip
+    [entry] = bibtexparser.parse_string(bibtex([source])).entries
+    assert entry.entry_type == "inproceedings" and entry.key == "lo2023papermage"
+    assert entry["author"] == "Lo, Kyle and van Stokkum, Ivo H. M." and entry["booktitle"].startswith("Proceedings")
+    assert entry["eprint"] == "2308.02943" and entry["archivePrefix"] == "arXiv"
+    [item] = csl_items([source])
+    assert item["type"] == "paper-conference" and item["author"][1] == {"family": "van Stokkum", "given": "Ivo H. M."}
+    assert item["URL"] == "https://arxiv.org/abs/2308.02943"
+    journal = Source("x", "A title", venue="GLIA", kind="journal")
+    assert bibtexparser.parse_string(bibtex([journal])).entries[0].entry_type == "article"
 
 
 def test_the_run_page_offers_the_exports_and_they_read_back(logged_in_client, finished_run):

@@ -11,6 +11,7 @@ from ..builder import DocumentBuilder
 from ..textnorm import squash
 from ..types import IngestError, ParsedDocument
 from .common import MAX_TITLE_CHARS, file_stem
+from .pdf_byline import Byline, read_byline
 from .pdf_errors import open_pdf, page_error
 from .pdf_offsets import align
 from .pdf_text import TextLine, page_text
@@ -120,20 +121,47 @@ def page_blocks(raw: str, vocabulary: Vocabulary = (frozenset(), frozenset())) -
     return blocks
 
 
-def _title(
+def _metadata(pdf: pdfium.PdfDocument) -> dict[str, str]:
+    """Return the PDF's Info entries a byline may use ('' where one is missing or unreadable)."""
+    values = {}
+    for key in ("Title", "Author", "Subject", "CreationDate"):
+        try:
+            values[key] = pdf.get_metadata_value(key)
+        except Exception:  # pdfium raises on odd metadata; the layout still has the facts
+            values[key] = ""
+    return values
+
+
+def _byline(
     pdf: pdfium.PdfDocument, lines: list[TextLine], height: float, blocks: list[tuple[str, str]], filename: str
-) -> tuple[str, str]:
-    """Return the title from the metadata and page 1's layout, else page 1's first block, else the file name,
-    with where it came from ("metadata", "layout", "first block" or "file name")."""
-    try:
-        meta_title = pdf.get_metadata_value("Title")
-    except Exception:  # pdfium raises on odd metadata; the layout still has the title
-        meta_title = ""
-    title, source = choose_title(meta_title, lines, height)
+) -> Byline:
+    """Return the title (from the metadata and page 1's layout, else page 1's first block, else the file name, with
+    where it came from: "metadata", "layout", "first block" or "file name"), the authors and the year."""
+    metadata = _metadata(pdf)
+    title, source = choose_title(metadata["Title"], lines, height)
     if not title and blocks:
         title, source = blocks[0][1], "first block"
     title = title[:MAX_TITLE_CHARS].rstrip()
-    return (title, source) if title else (file_stem(filename), "file name")
+    if not title:
+        title, source = file_stem(filename), "file name"
+    return read_byline(title, source, lines, height, metadata)
+
+
+def byline_metadata(byline: Byline) -> dict[str, object]:
+    """Return the Document.metadata entries of a byline (authors, year, venue, ids), each with its source."""
+    metadata: dict[str, object] = {"title_source": byline.title_source}
+    if byline.authors:
+        metadata.update(authors=list(byline.authors), authors_source=byline.authors_source)
+    venue = byline.venue
+    if venue.year:
+        metadata.update(year=venue.year, year_source=venue.year_source)
+    if venue.venue:
+        metadata.update(venue=venue.venue, venue_kind=venue.venue_kind)
+    if venue.doi:
+        metadata["doi"] = venue.doi
+    if venue.arxiv:
+        metadata["arxiv"] = venue.arxiv
+    return metadata
 
 
 def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
@@ -172,9 +200,9 @@ def parse_pdf(filename: str, data: bytes) -> list[ParsedDocument]:
             raise IngestError(
                 filename, "has no extractable text: it is probably a scan, so run OCR on it and upload the result"
             )
-        title, title_source = _title(pdf, first_lines, height, first_page, filename)
-        metadata = {"pages": len(pdf), "title_source": title_source}
-        document = builder.build(title=title, source_format="pdf", metadata=metadata)
+        byline = _byline(pdf, first_lines, height, first_page, filename)
+        metadata = {"pages": len(pdf), **byline_metadata(byline)}
+        document = builder.build(title=byline.title, source_format="pdf", metadata=metadata)
         document.source_bytes = data
         document.char_map = {
             str(page.number): align(document.text[page.start : page.end], page.start, page_chars[page.number - 1])

@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from ..textnorm import squash
-from .pdf_text import TextLine
+from .pdf_text import SCRIPT_SHIFT, SCRIPT_SIZE, TextLine
 
 _BAD_METADATA = re.compile(
     r"untitled|^microsoft (?:word|powerpoint)|^doi\b|^https?:|^www\.|^\S+\.(?:dvi|docx?|tex|pdf|ps|rtf|odt)$|"
@@ -14,7 +14,7 @@ _BAD_METADATA = re.compile(
     re.I,
 )
 # Lines near the top of page 1 that are never the title: running headers and footers, stamps, ids, dates.
-_JUNK = re.compile(
+JUNK = re.compile(
     r"proceedings|workshop|conference on|journal|\bvol\.|\bvolume\b|\bpp\.|pages \d|arxiv|doi|https?:|www\.|"
     r"issn|isbn|copyright|©|\(c\)|licen[cs]e|preprint|under review|accepted|received|published|submitted|"
     r"contents lists|homepage|association for|\bceur\b|^\d+$|\b(?:19|20)\d\d\b.*\b(?:19|20)\d\d\b",
@@ -25,13 +25,36 @@ _LABEL = re.compile(
     r"introduction|short paper|full paper|technical report|keywords?)\b",
     re.I,
 )
-_AFFILIATION = re.compile(
+AFFILIATION = re.compile(
     r"universit|institut|department|dept\.|school of|college|laborator|\blab\b|faculty|centre|center for|"
     r"\binc\.|corporation|research\b.*\b(?:ai|labs?)\b|@|\b[A-Z]{2} \d{5}\b",
     re.I,
 )
 _NAME = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|van|von|de|der|da|del|di|la|le)$")
-_SEPARATORS = re.compile(r",|;|\band\b|&|·|\s{2,}|[*†‡∗§¶]|\d")
+_SEPARATORS = re.compile(r",|;|\band\b|&|·|\||\s{2,}|[*†‡∗§¶]|\d")
+# A line in a smaller size carries the title on only as a subtitle: after "Title:" or a dash, or mid-phrase
+# ("... of", "and ..."); otherwise it is the author line ("Kyle Lo Zejiang Shen ..." under the title).
+_OPENS_SUBTITLE = re.compile(r"[:\-–—]$")
+_CONTINUES_PHRASE = re.compile(r"^(?:[a-z]|(?:of|and|for|in|on|with|to|via|using|from|by|the|a|an)\b)")
+
+
+def marked_text(line: TextLine) -> str:
+    """Return a line's text with each footnote mark (a small raised or lowered glyph) and each wide gap as " | ":
+    names printed "Kyle Lo∗α Zejiang Shen∗τ" or set apart by space alone come out separated."""
+    out: list[str] = []
+    previous = None
+    for c in line.chars:
+        if c.generated:
+            out.append(c.text)
+            continue
+        mark = c.size <= SCRIPT_SIZE * line.size and abs(c.y - line.baseline) >= SCRIPT_SHIFT * line.size
+        accent = c.text in "´`¨ˆ˜ˇ" or (previous is not None and previous.text in "´`¨ˆ˜ˇ")
+        if mark or (previous is not None and not accent and c.x - previous.right > 0.8 * line.size):
+            out.append(" | ")
+        if not mark:
+            out.append(c.text)
+            previous = c
+    return "".join(out)
 
 
 def looks_like_authors(text: str) -> bool:
@@ -48,13 +71,13 @@ def _is_candidate(line: TextLine, page_height: float) -> bool:
         return False
     if page_height and line.baseline < 0.35 * page_height:  # the title sits in the upper part of page 1
         return False
-    return not (_JUNK.search(text) or _LABEL.match(text) or _AFFILIATION.search(text) or "@" in text)
+    return not (JUNK.search(text) or _LABEL.match(text) or AFFILIATION.search(text) or "@" in text)
 
 
 def _continues(line: TextLine) -> bool:
     """Tell whether a line could carry on a title it follows (affiliation words allowed, headers and labels not)."""
     text = squash(line.plain_text())
-    return bool(line.body) and not line.rotated and not (_JUNK.search(text) or _LABEL.match(text) or "@" in text)
+    return bool(line.body) and not line.rotated and not (JUNK.search(text) or _LABEL.match(text) or "@" in text)
 
 
 def layout_title(lines: list[TextLine], page_height: float) -> str:
@@ -77,7 +100,11 @@ def layout_title(lines: list[TextLine], page_height: float) -> str:
         in_title_type = same_size and line.font == chosen[0].font and _continues(line)
         if not (line in candidates or in_title_type) or not (same_size or subtitle):
             break
-        if looks_like_authors(squash(line.plain_text())):
+        text = squash(line.plain_text())
+        if looks_like_authors(text) or looks_like_authors(squash(marked_text(line))):
+            break
+        subtitle_opened = _OPENS_SUBTITLE.search(squash(previous.plain_text())) or _CONTINUES_PHRASE.match(text)
+        if not same_size and not subtitle_opened:
             break
         chosen.append(line)
     title = ""
@@ -102,7 +129,7 @@ def choose_title(metadata: str, lines: list[TextLine], page_height: float) -> tu
     one, else "metadata" or "layout"."""
     metadata = squash(metadata)
     layout = layout_title(lines, page_height)
-    if not metadata_is_plausible(metadata) or _JUNK.search(metadata):
+    if not metadata_is_plausible(metadata) or JUNK.search(metadata):
         return (layout, "layout") if layout else ("", "")
     if not layout:
         return metadata, "metadata"
