@@ -133,7 +133,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from evidence import runs
+    from evidence.services import runs
 
     collection = papers_collection(args.collection or OWN_COLLECTION[0], args.owner or OWN_COLLECTION[1])
     run, _ = runs.create_run(collection.owner, collection, args.question, system=args.system, quota=False)

@@ -15,8 +15,8 @@ from ninja.security import APIKeyCookie, APIKeyHeader, HttpBearer
 from ninja.utils import check_csrf
 
 from .models import ApiKey
-from .quotas import check_upload_size
 from .ratelimit import bucket_name, take
+from .services.quotas import check_upload_size
 
 KEY_PREFIX = "evd_"
 PREFIX_LENGTH = 12  # "evd_" + 8 random characters: enough to tell keys apart in a list, useless to an attacker

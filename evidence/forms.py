@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django import forms
 
-from . import runs
 from .agent.research import SYSTEM_NAMES
 from .models import Collection, Run
 from .retrieval.searchers import SEARCHERS
 from .run_config import user_config
+from .services import runs
 
 SYSTEM_LABELS = {
     "dual": "Dual (planner + System 1 judge)",

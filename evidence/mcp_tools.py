@@ -22,13 +22,14 @@ from django.urls import reverse
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from . import queueing, runs, schemas
+from . import schemas
 from .auth_keys import verify_key
 from .models import Collection, Run, Span
 from .piserini_backends import site_url
 from .ratelimit import bucket_name, take
 from .retrieval import piserini
 from .run_config import user_config
+from .services import queueing, runs
 from .views import timeline
 
 INSTRUCTIONS = (

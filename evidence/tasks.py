@@ -16,6 +16,7 @@ from . import events
 from .agent import readers
 from .agent.core import JudgeSpec
 from .ingest import jobs
+from .services import uploads
 
 
 @shared_task(name="evidence.record_event")
@@ -45,7 +46,7 @@ def ingest_file(self, file_id: int) -> str | None:
     """
     record = jobs.process_file(file_id, resume=self.request.retries > 0)
     if record is not None and record.status == record.Status.UNPACKED:
-        enqueue_files(list(record.members.filter(status=record.Status.QUEUED).values_list("pk", flat=True)))
+        uploads.queue_files(list(record.members.filter(status=record.Status.QUEUED).values_list("pk", flat=True)))
     if record is not None and record.status == record.Status.DONE and record.documents_added:
         enqueue_preparation(jobs.documents_of(record))
     return record.status if record else None
@@ -80,30 +81,6 @@ def enqueue_preparation(document_ids: list[int]) -> bool:
     return True
 
 
-def enqueue_files(file_ids: list[int]) -> None:
-    """Queue one task per file once the rows are committed (files run in parallel).
-
-    With the broker down the files stay queued, and the reaper queues them again once it is back: the upload is
-    accepted either way.
-    """
-    for file_id in file_ids:
-        transaction.on_commit(lambda file_id=file_id: _send_ingest(file_id))
-
-
-def _send_ingest(file_id: int) -> None:
-    try:
-        ingest_file.delay(file_id)
-    except Exception:  # kombu raises OperationalError or a socket error, depending on where the broker failed
-        logging.getLogger(__name__).warning("could not queue file %s: the reaper will queue it again", file_id)
-
-
-def enqueue_ingest(job_id: int) -> None:
-    """Queue every pending file of a job."""
-    from .models import IngestJob
-
-    enqueue_files(jobs.pending_file_ids(IngestJob.objects.get(pk=job_id)))
-
-
 @shared_task(
     name="evidence.run_research",
     bind=True,
@@ -121,7 +98,7 @@ def run_research(self, run_id: int) -> str | None:
     a run its own first try claimed and could not finish (see runs.claim_run), so the run ends soon after the
     database returns instead of waiting for the reaper's stale window.
     """
-    from .runs import execute_run, reap_stale_runs, reclaimable_in_s
+    from .services.runs import execute_run, reap_stale_runs, reclaimable_in_s
 
     # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
     reap_stale_runs(run_id=run_id)
@@ -160,7 +137,7 @@ def reap_on_start(**_kwargs: object) -> None:
 def _reap_forever() -> None:
     from django.db import close_old_connections
 
-    from .reaper import reap
+    from .services.reaper import reap
 
     while True:
         try:

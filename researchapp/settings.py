@@ -137,7 +137,7 @@ EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
 # Reliability and limits.
 EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a silent run this long lost its worker
-# The reaper (evidence/reaper.py): a queued run or file waiting this long is sent again (then twice as long, ...);
+# The reaper (evidence/services/reaper.py): a queued run or file waiting this long is sent again (then twice as long, ...);
 # a file silent this long while parsing or embedding lost its worker and is taken again.
 EVIDENCE_RESEND_AFTER_S = env_float("EVIDENCE_RESEND_AFTER_S", 120.0)
 # A run silent this long says what it is doing (a progress event); 0 turns progress events off.

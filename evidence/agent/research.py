@@ -1,7 +1,7 @@
 """Run a research run to exactly one end status: claim it, build its context, run its system, record the end.
 
 The system comes from the registry (systems.py), the planner and the System 1 judge are built from the run's
-typed configuration and injected; the recorder writes every row. The runs service (evidence/runs.py) claims
+typed configuration and injected; the recorder writes every row. The runs service (evidence/services/runs.py) claims
 the run and calls in here; it also reaps runs whose worker was lost.
 """
 

@@ -12,11 +12,11 @@ from ninja import Router, Status
 from ninja.errors import HttpError
 
 from .. import schemas
-from ..ingest.jobs import RETRY_REFUSED, create_job, retry_file
+from ..ingest.jobs import RETRY_REFUSED
 from ..ingest.library_import import file_note, library_report
 from ..ingest.prepare import readiness
 from ..models import Collection, IngestFile, IngestJob
-from ..tasks import enqueue_files, enqueue_ingest
+from ..services import uploads
 from . import common
 from .common import ERRORS, LIMIT, OFFSET, UNSAFE, owned
 
@@ -133,9 +133,7 @@ def upload_files(request: HttpRequest, collection_id: int):
     files = request.FILES.getlist("files")
     if not files:
         raise HttpError(400, "Send at least one file in the multipart field 'files'.")
-    with transaction.atomic():
-        job = create_job(collection, [(f.name or "upload", f) for f in files])
-        enqueue_ingest(job.pk)
+    job = uploads.start_upload(collection, [(f.name or "upload", f) for f in files])
     return Status(202, upload_out(job))
 
 
@@ -148,10 +146,8 @@ def retry_upload_file(request: HttpRequest, upload_id: int, file_id: int):
     """Queue a failed file of an upload again (its stored bytes are kept); 409 if it has not failed."""
     job = owned(IngestJob.objects.filter(owner=request.user), upload_id, "upload")
     record = owned(job.files.all(), file_id, "file")
-    with transaction.atomic():
-        if not retry_file(record):
-            raise HttpError(409, f"{record.name} {RETRY_REFUSED}.")
-        enqueue_files([record.pk])
+    if not uploads.retry_file(record):
+        raise HttpError(409, f"{record.name} {RETRY_REFUSED}.")
     job.refresh_from_db()
     return Status(202, upload_out(job))
 

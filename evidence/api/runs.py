@@ -12,13 +12,14 @@ from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from .. import broadcast, events, queueing, runs, schemas
+from .. import broadcast, events, schemas
 from ..agent.core import answer_outcome
 from ..eval.compare_runs import compare as compare_runs
 from ..event_stream import json_events, resume_point
 from ..exports import FORMATS
 from ..models import Collection, Run
 from ..run_config import RunConfig, user_config
+from ..services import queueing, runs
 from ..views.exports import export_response
 from . import common
 from .common import ERRORS, ID, LIMIT, OFFSET, UNSAFE, not_found, owned, span_out

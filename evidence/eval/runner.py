@@ -13,9 +13,9 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 
-from .. import runs
 from ..ingest.prepare import prepare_all, readiness
 from ..models import Document, Evaluation, EvaluationItem, Run
+from ..services import runs
 from .answer_judge import agreement
 from .benchmarks import EvalQuestion
 from .failures import STAGES, failure_stage, funnel_recall

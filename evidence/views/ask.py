@@ -6,11 +6,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from .. import runs
 from ..forms import AskForm
 from ..models import Collection, Document
-from ..queueing import RETRY_AFTER_S
-from ..quotas import QuotaExceeded
+from ..services import runs
+from ..services.queueing import RETRY_AFTER_S
+from ..services.quotas import QuotaExceeded
 
 PICKER_RESULTS = 20
 

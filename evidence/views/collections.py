@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,12 +15,11 @@ from .. import pdfpages
 from ..document_search import MAX_MATCHES, MAX_QUERY_CHARS, find_matches
 from ..forms import CollectionForm
 from ..ingest import jobs
-from ..ingest.jobs import create_job
 from ..ingest.library_import import file_note, library_report
 from ..ingest.parsers import ACCEPTED_FORMATS
 from ..ingest.prepare import readiness
 from ..models import Citation, Collection, Document, IngestFile, IngestJob, SourceFile
-from ..tasks import enqueue_files, enqueue_ingest
+from ..services import uploads
 
 
 def collections(request: HttpRequest) -> HttpResponse:
@@ -102,9 +100,7 @@ def _accept_upload(request: HttpRequest, collection: Collection) -> HttpResponse
     if not files:
         messages.error(request, f"Choose or drop at least one file ({ACCEPTED_FORMATS}).")
         return redirect("collection", pk=collection.pk)
-    with transaction.atomic():
-        job = create_job(collection, [(f.name, f) for f in files])
-        enqueue_ingest(job.pk)
+    job = uploads.start_upload(collection, [(f.name, f) for f in files])
     return redirect("job", pk=job.pk)
 
 
@@ -146,12 +142,10 @@ def file_rows(job: IngestJob) -> list[IngestFile]:
 @require_POST
 def retry_file(request: HttpRequest, pk: int, file_pk: int) -> HttpResponse:
     record = get_object_or_404(IngestFile, pk=file_pk, job_id=pk, job__owner=request.user)
-    with transaction.atomic():
-        if jobs.retry_file(record):
-            enqueue_files([record.pk])
-            messages.success(request, f"{record.name} is queued again.")
-        else:
-            messages.error(request, f"{record.name} {jobs.RETRY_REFUSED}.")
+    if uploads.retry_file(record):
+        messages.success(request, f"{record.name} is queued again.")
+    else:
+        messages.error(request, f"{record.name} {jobs.RETRY_REFUSED}.")
     return redirect("job", pk=pk)
 
 

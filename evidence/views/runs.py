@@ -9,9 +9,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import events
-from .. import runs as run_service
 from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
+from ..services import runs as run_service
 from . import timeline
 from .statuses import status_choices, status_words
 
@@ -109,7 +109,7 @@ MAX_QUESTION_CHARS = 2000
 @require_POST
 def follow_up(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask a follow-up to one of your runs: same collection and documents, read in the light of the thread."""
-    from ..quotas import QuotaExceeded
+    from ..services.quotas import QuotaExceeded
 
     parent = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
     question = " ".join(request.POST.get("question", "").split())

@@ -8,7 +8,7 @@ from evidence.agent import research as loop
 from evidence.agent.planning import llm as llm_planner
 from evidence.agent.systems import baselines as llm_systems
 from evidence.models import Run, RunEvent
-from evidence.runs import execute_run, reap_stale_runs
+from evidence.services.runs import execute_run, reap_stale_runs
 from tests.agent.fake_openai import error, large_output, slow, text, tool_calls
 from tests.ingesting import ingest_now
 
@@ -150,7 +150,7 @@ def test_a_retry_that_finds_its_run_still_warm_is_told_when_to_come_back(library
 
     from django.utils import timezone
 
-    from evidence.runs import reclaimable_in_s
+    from evidence.services.runs import reclaimable_in_s
 
     settings.EVIDENCE_RUN_STALE_AFTER_S = 60
     run = make_run(library, "single_pass")

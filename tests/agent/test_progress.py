@@ -9,7 +9,7 @@ import pytest
 from evidence.agent.core import progress, units
 from evidence.agent.core.progress import PROGRESS, Ticker
 from evidence.models import Region, Run, RunEvent
-from evidence.runs import execute_run
+from evidence.services.runs import execute_run
 from evidence.views.timeline import entries, progress_words
 
 

@@ -18,8 +18,8 @@ def api_urls(settings, tmp_path):
 def queued(monkeypatch) -> dict[str, list[int]]:
     """Record what the API would queue instead of sending it (no worker takes these tests' tasks)."""
     sent: dict[str, list[int]] = {"runs": [], "ingest": []}
-    monkeypatch.setattr("evidence.queueing.enqueue_run", sent["runs"].append)
-    monkeypatch.setattr("evidence.api.collections.enqueue_ingest", sent["ingest"].append)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", sent["runs"].append)
+    monkeypatch.setattr("evidence.services.uploads.queue_files", sent["ingest"].extend)
     return sent
 
 

@@ -46,13 +46,15 @@ def test_lists_are_paged(api, user):
 def test_it_uploads_files_and_reports_progress(api, collection, queued):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    files = [SimpleUploadedFile("a.md", b"# Alpha\n\nAlpha text about sleep.\n"),
-             SimpleUploadedFile("b.txt", b"Beta text about coffee.\n")]
+    files = [
+        SimpleUploadedFile("a.md", b"# Alpha\n\nAlpha text about sleep.\n"),
+        SimpleUploadedFile("b.txt", b"Beta text about coffee.\n"),
+    ]
     response = api.post(f"/api/collections/{collection.pk}/files", {"files": files})
     assert response.status_code == 202, response.content
     upload = response.json()
     assert upload["files_total"] == 2 and [f["status"] for f in upload["files"]] == ["queued", "queued"]
-    assert queued["ingest"] == [upload["id"]]
+    assert queued["ingest"] == [f["id"] for f in upload["files"]]
     jobs.process_all(IngestJob.objects.get(pk=upload["id"]), embed=False)
     progress = api.get(f"/api/uploads/{upload['id']}").json()
     assert progress["status"] == "done" and progress["documents_added"] == 2

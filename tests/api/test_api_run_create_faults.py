@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from evidence import queueing
 from evidence.models import Run
+from evidence.services import queueing
 from researchapp.celery import app
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ REAL_ENQUEUE = queueing.enqueue_run  # taken at import, before the conftest's fi
 @pytest.fixture
 def real_queue(monkeypatch):
     """Publish for real (the API tests' conftest records runs instead)."""
-    monkeypatch.setattr("evidence.queueing.enqueue_run", REAL_ENQUEUE)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", REAL_ENQUEUE)
 
 
 def point_broker_at(monkeypatch, port: int) -> None:
@@ -93,7 +93,7 @@ def test_a_broker_that_is_down_is_a_503_with_retry_after_within_2_s(
 def test_a_retry_after_the_503_starts_the_run(api, collection, document, real_queue, monkeypatch, queued):
     point_broker_at(monkeypatch, closed_port())
     assert post_run(api, collection, key="k1").status_code == 503
-    monkeypatch.setattr("evidence.queueing.enqueue_run", queued["runs"].append)  # the broker is back
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", queued["runs"].append)  # the broker is back
 
     response = post_run(api, collection, key="k1")
 
@@ -129,8 +129,15 @@ def test_keys_are_per_owner(api, mallory_api, collection, document, other_user):
     from evidence.models import Collection, Document
 
     theirs = Collection.objects.create(owner=other_user, name="theirs")
-    Document.objects.create(collection=theirs, docid="d", title="t", source_name="d.txt", source_format="text",
-                            sha256="1" * 64, text="Some text.")
+    Document.objects.create(
+        collection=theirs,
+        docid="d",
+        title="t",
+        source_name="d.txt",
+        source_format="text",
+        sha256="1" * 64,
+        text="Some text.",
+    )
     mine = post_run(api, collection, key="shared-key")
     other = post_run(mallory_api, theirs, key="shared-key")
     assert mine.status_code == other.status_code == 201

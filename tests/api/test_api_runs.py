@@ -84,7 +84,7 @@ def test_a_queue_that_cannot_be_reached_is_a_503_that_leaves_no_run(api, collect
     def broken(run_id):
         raise ConnectionError("redis down")
 
-    monkeypatch.setattr("evidence.queueing.enqueue_run", broken)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", broken)
     response = post_run(api, collection)
     assert response.status_code == 503
     assert not Run.objects.exists()
@@ -117,7 +117,7 @@ def test_cancelling_a_queued_run_ends_it_with_a_finished_event(api, run):
     run.refresh_from_db()
     assert run.status == Run.Status.CANCELLED and run.finished_at is not None
     assert list(RunEvent.objects.filter(run=run).values_list("seq", "kind")) == [(1, "finished")]
-    from evidence.runs import claim_run
+    from evidence.services.runs import claim_run
 
     assert claim_run(run.pk) is None  # the queued task finds nothing to do
 

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from evidence import runs
 from evidence.run_config import RunConfig, RunOptions, user_config
+from evidence.services import runs
 
 
 def test_defaults_and_what_is_stored():

@@ -13,7 +13,7 @@ from evidence.ingest import jobs
 from evidence.models import Collection, Document, IngestFile, IngestJob, Passage, Region
 from evidence.retrieval import index_store
 from evidence.retrieval.searchers import get_searcher
-from evidence.tasks import enqueue_ingest
+from evidence.services.uploads import start_upload
 from tests.ingesting import ingest_now
 
 NOTE = b"# Caffeine and sleep\n\nCaffeine blocks adenosine receptors. It delays sleep onset by about an hour.\n"
@@ -37,11 +37,7 @@ def zip_bytes(members: dict[str, bytes]) -> bytes:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.services
 def test_it_ingests_uploads_in_the_worker_with_progress(celery_worker, collection):
-    job = jobs.create_job(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)])
-    from django.db import transaction
-
-    with transaction.atomic():
-        enqueue_ingest(job.pk)
+    job = start_upload(collection, [("caffeine.md", NOTE), ("exercise.txt", OTHER)])
     for _ in range(600):
         job.refresh_from_db()
         if job.status == IngestJob.Status.DONE:

@@ -7,12 +7,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.db import transaction
 
-from evidence.ingest import jobs
 from evidence.ingest.prepare import KINDS, prepare_all, prepare_some, readiness
 from evidence.models import Region
-from evidence.tasks import enqueue_ingest
+from evidence.services.uploads import start_upload
 from tests.ingesting import ingest_now
 
 NOTES = {
@@ -53,9 +51,7 @@ def test_preparation_goes_in_small_chunks_that_resume_where_the_last_one_stopped
 @pytest.mark.services
 def test_the_worker_prepares_an_uploaded_file_for_reading_after_indexing_it(celery_worker, collection, settings):
     settings.EVIDENCE_PREPARE_IN_BACKGROUND = True
-    job = jobs.create_job(collection, list(NOTES.items()))
-    with transaction.atomic():
-        enqueue_ingest(job.pk)
+    start_upload(collection, list(NOTES.items()))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         ready, total = readiness(collection.pk)

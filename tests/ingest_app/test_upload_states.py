@@ -107,7 +107,7 @@ def test_the_job_page_offers_retry_only_where_another_try_can_help(logged_in_cli
 def test_retry_from_the_page_requeues_and_another_users_file_is_404(logged_in_client, collection, other_user, client,
                                                                     monkeypatch, django_capture_on_commit_callbacks):
     sent: list[int] = []
-    monkeypatch.setattr("evidence.tasks.ingest_file.delay", lambda file_id: sent.append(file_id))
+    monkeypatch.setattr("evidence.services.uploads.send_ingest", sent.append)
     fail_by_internal_error(monkeypatch)
     job = ingest_now(collection, [("good.md", NOTE)], embed=False)
     record = IngestFile.objects.get(job=job)
@@ -129,7 +129,7 @@ def test_an_empty_file_is_not_retried_and_says_what_to_do(logged_in_client, coll
 
 
 def test_the_api_reports_partial_with_counts_members_and_retries(logged_in_client, collection, monkeypatch):
-    monkeypatch.setattr("evidence.tasks.ingest_file.delay", lambda file_id: None)
+    monkeypatch.setattr("evidence.services.uploads.send_ingest", lambda file_id: None)
     job = ingest_now(collection, [("bundle.zip", zip_of({"a.md": NOTE, "b.txt": b""}))], embed=False)
     body = logged_in_client.get(f"/api/uploads/{job.pk}").json()
     assert (body["status"], body["files_total"], body["files_failed"]) == ("partial", 2, 1)

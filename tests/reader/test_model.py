@@ -15,7 +15,7 @@ from evidence.models import Run, RunEvent
 from evidence.reader import reading, runtime
 from evidence.reader.backends import HostBackend, ReaderUnavailable
 from evidence.reader.prompt import Evidence, system_message, user_message
-from evidence.runs import execute_run
+from evidence.services.runs import execute_run
 from tests.reader.models import shipped_model, small_model
 
 

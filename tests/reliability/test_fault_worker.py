@@ -52,28 +52,40 @@ def test_a_worker_killed_mid_run_leaves_the_run_failed_with_its_trajectory_and_e
     with FakeOpenAI() as fake:
         # A planner that keeps searching, one slow model call at a time: the run is surely mid-way when killed.
         fake.default = slow(0.4, tool_calls(("search", {"reason": "look again", "query": "caffeine sleep"})))
-        run = Run.objects.create(owner=library.owner, collection=library, question="How does caffeine affect sleep?",
-                                 system="pi_serini", budget_s=120,
-                                 config={"planner": "llm", "base_url": fake.base_url, "model": "gpt-4o-mini",
-                                         "searcher": "bm25"})
-        first = Worker(queue, tmp_path / "worker-1.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)},
-                       pool="prefork")  # the worker as `make run` starts it
+        run = Run.objects.create(
+            owner=library.owner,
+            collection=library,
+            question="How does caffeine affect sleep?",
+            system="pi_serini",
+            budget_s=120,
+            config={"planner": "llm", "base_url": fake.base_url, "model": "gpt-4o-mini", "searcher": "bm25"},
+        )
+        first = Worker(
+            queue, tmp_path / "worker-1.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)}, pool="prefork"
+        )  # the worker as `make run` starts it
         second = None
         try:
             first.wait_ready()
             run_research.apply_async((run.pk,), queue=queue)
-            wait_for(lambda: Run.objects.filter(pk=run.pk, status="running", last_seq__gte=5).exists(), 60,
-                     "the run to be running with a few events")
+            wait_for(
+                lambda: Run.objects.filter(pk=run.pk, status="running", last_seq__gte=5).exists(),
+                60,
+                "the run to be running with a few events",
+            )
             first.kill()
             before = list(RunEvent.objects.filter(run=run).order_by("seq").values_list("seq", "kind", "payload"))
             assert Run.objects.get(pk=run.pk).status == Run.Status.RUNNING  # killed mid-way: nobody ended it
 
             time.sleep(STALE_S + 0.5)  # the heartbeat is now stale
-            second = Worker(queue, tmp_path / "worker-2.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)},
-                            pool="prefork")
+            second = Worker(
+                queue, tmp_path / "worker-2.log", tmp_path, {"EVIDENCE_RUN_STALE_AFTER_S": str(STALE_S)}, pool="prefork"
+            )
             second.wait_ready()
-            wait_for(lambda: Run.objects.filter(pk=run.pk).exclude(status="running").exists(), 30,
-                     "the restarted worker to end the orphaned run")
+            wait_for(
+                lambda: Run.objects.filter(pk=run.pk).exclude(status="running").exists(),
+                30,
+                "the restarted worker to end the orphaned run",
+            )
             run.refresh_from_db()
             assert run.status == Run.Status.FAILED and "heartbeat" in run.error
             assert run.trajectory.get("surfaced"), "the trajectory so far is kept"
@@ -97,21 +109,28 @@ def test_a_worker_killed_mid_run_leaves_the_run_failed_with_its_trajectory_and_e
 
 
 def test_a_run_cancelled_while_running_ends_cancelled(library, tmp_path):
-    from evidence.runs import cancel_run
+    from evidence.services.runs import cancel_run
 
     queue = f"evidence-fault-{uuid.uuid4().hex[:8]}"
     with FakeOpenAI() as fake:
         fake.default = slow(0.3, tool_calls(("search", {"reason": "again", "query": "caffeine"})))
-        run = Run.objects.create(owner=library.owner, collection=library, question="Caffeine and sleep?",
-                                 system="pi_serini", budget_s=120,
-                                 config={"planner": "llm", "base_url": fake.base_url, "model": "gpt-4o-mini",
-                                         "searcher": "bm25"})
+        run = Run.objects.create(
+            owner=library.owner,
+            collection=library,
+            question="Caffeine and sleep?",
+            system="pi_serini",
+            budget_s=120,
+            config={"planner": "llm", "base_url": fake.base_url, "model": "gpt-4o-mini", "searcher": "bm25"},
+        )
         worker = Worker(queue, tmp_path / "worker.log", tmp_path)
         try:
             worker.wait_ready()
             run_research.apply_async((run.pk,), queue=queue)
-            wait_for(lambda: Run.objects.filter(pk=run.pk, status="running", last_seq__gte=3).exists(), 60,
-                     "the run to be running")
+            wait_for(
+                lambda: Run.objects.filter(pk=run.pk, status="running", last_seq__gte=3).exists(),
+                60,
+                "the run to be running",
+            )
             assert cancel_run(run)
             wait_for(lambda: RunEvent.objects.filter(run=run, kind="finished").exists(), 30, "the run to stop")
             run.refresh_from_db()

@@ -10,7 +10,7 @@ from django.utils import timezone
 from evidence import tasks
 from evidence.ingest import jobs
 from evidence.models import Document, Passage, Run, RunEvent
-from evidence.runs import cancel_run, reap_stale_runs
+from evidence.services.runs import cancel_run, reap_stale_runs
 from tests.ingesting import ingest_now
 from tests.reliability.test_fault_worker import DOCS
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def library(collection, settings, tmp_path, monkeypatch):
     settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    monkeypatch.setattr(jobs, "_embedder", lambda: (lambda texts: __import__("numpy").zeros((len(texts), 384))))
+    monkeypatch.setattr(jobs, "_embedder", lambda: lambda texts: __import__("numpy").zeros((len(texts), 384)))
     return collection
 
 
@@ -38,8 +38,13 @@ def test_a_repeated_ingest_task_is_a_no_op(library):
 
 def test_a_repeated_run_task_is_a_no_op(library):
     ingest_now(library, DOCS.items(), embed=False)
-    run = Run.objects.create(owner=library.owner, collection=library, question="Does caffeine reduce sleep?",
-                             system="single_pass", config={"searcher": "bm25"})
+    run = Run.objects.create(
+        owner=library.owner,
+        collection=library,
+        question="Does caffeine reduce sleep?",
+        system="single_pass",
+        config={"searcher": "bm25"},
+    )
     assert tasks.run_research(run.pk) == "answered"
     events = list(RunEvent.objects.filter(run=run).values_list("seq", "kind"))
     assert tasks.run_research(run.pk) is None
@@ -47,8 +52,11 @@ def test_a_repeated_run_task_is_a_no_op(library):
 
 
 def test_reaping_twice_ends_a_run_once(run):
-    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, started_at=timezone.now() - timedelta(hours=1),
-                                         heartbeat_at=timezone.now() - timedelta(hours=1))
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.RUNNING,
+        started_at=timezone.now() - timedelta(hours=1),
+        heartbeat_at=timezone.now() - timedelta(hours=1),
+    )
     assert reap_stale_runs(stale_after_s=60) == [run.pk]
     assert reap_stale_runs(stale_after_s=60) == []
     assert RunEvent.objects.filter(run=run, kind="finished").count() == 1

@@ -26,7 +26,7 @@ def test_concurrent_runs_and_streams_lose_nothing(user, collection, settings, tm
     key = create_key(user, "load", rate_per_minute=100_000)[1]
     queue = f"evidence-load-{uuid.uuid4().hex[:8]}"
     monkeypatch.setattr(
-        "evidence.queueing.enqueue_run", lambda run_id: run_research.apply_async((run_id,), queue=queue)
+        "evidence.services.queueing.enqueue_run", lambda run_id: run_research.apply_async((run_id,), queue=queue)
     )
     worker = Worker(queue, tmp_path / "worker.log", tmp_path, concurrency=4)
     base, stop = serve_asgi()

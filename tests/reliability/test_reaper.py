@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from evidence import reaper
 from evidence.ingest import jobs
 from evidence.models import IngestFile, IngestJob, Run
+from evidence.services import reaper
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def sent(monkeypatch, settings, tmp_path):
     settings.EVIDENCE_FILE_STALE_AFTER_S = 300
     log: list[tuple[str, int]] = []
     kinds = {"evidence.run_research": "run", "evidence.ingest_file": "file"}
-    monkeypatch.setattr("evidence.queueing.send", lambda task, args: log.append((kinds[task], *args)))
+    monkeypatch.setattr("evidence.services.queueing.send", lambda task, args: log.append((kinds[task], *args)))
     return log
 
 

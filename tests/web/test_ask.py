@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("evidence.queueing.enqueue_run", calls.append)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", calls.append)
     return calls
 
 
@@ -26,8 +26,16 @@ def test_it_shows_only_my_collections(logged_in_client, collection, other_user):
 
 def test_it_creates_a_run_and_queues_it(logged_in_client, document, queued, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": " Does it? ",
-                                                  "system": "pi_serini", "searcher": "bm25", "task": "qa"})
+        response = logged_in_client.post(
+            "/ask",
+            {
+                "collection": document.collection_id,
+                "question": " Does it? ",
+                "system": "pi_serini",
+                "searcher": "bm25",
+                "task": "qa",
+            },
+        )
     run = Run.objects.get()
     assert response.status_code == 302
     assert response["Location"] == f"/runs/{run.pk}/"
@@ -38,15 +46,17 @@ def test_it_creates_a_run_and_queues_it(logged_in_client, document, queued, djan
 
 def test_it_refuses_another_users_collection(logged_in_client, document, other_user, queued):
     theirs = Collection.objects.create(owner=other_user, name="Theirs")
-    response = logged_in_client.post("/ask", {"collection": theirs.pk, "question": "Q?", "system": "dual",
-                                              "searcher": "hybrid", "task": "qa"})
+    response = logged_in_client.post(
+        "/ask", {"collection": theirs.pk, "question": "Q?", "system": "dual", "searcher": "hybrid", "task": "qa"}
+    )
     assert response.status_code == 400
     assert not Run.objects.exists()
 
 
 def test_it_refuses_an_empty_collection(logged_in_client, collection, queued):
-    response = logged_in_client.post("/ask", {"collection": collection.pk, "question": "Q?", "system": "dual",
-                                              "searcher": "hybrid", "task": "qa"})
+    response = logged_in_client.post(
+        "/ask", {"collection": collection.pk, "question": "Q?", "system": "dual", "searcher": "hybrid", "task": "qa"}
+    )
     assert response.status_code == 400
     assert b"no documents yet" in response.content
 
@@ -58,17 +68,33 @@ def test_it_defaults_to_the_dual_system(logged_in_client, collection):
 
 def test_it_limits_a_run_to_documents(logged_in_client, document, queued, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": "Q?",
-                                                  "system": "dual", "searcher": "hybrid", "task": "qa",
-                                                  "documents": " caffeine , "})
+        response = logged_in_client.post(
+            "/ask",
+            {
+                "collection": document.collection_id,
+                "question": "Q?",
+                "system": "dual",
+                "searcher": "hybrid",
+                "task": "qa",
+                "documents": " caffeine , ",
+            },
+        )
     assert response.status_code == 302
     assert Run.objects.get().config == {"searcher": "hybrid", "scope_docids": ["caffeine"]}
 
 
 def test_it_refuses_documents_outside_the_collection_and_says_which(logged_in_client, document, queued):
-    response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": "Q?",
-                                              "system": "dual", "searcher": "hybrid", "task": "qa",
-                                              "documents": "caffeine, <b>ghost</b>"})
+    response = logged_in_client.post(
+        "/ask",
+        {
+            "collection": document.collection_id,
+            "question": "Q?",
+            "system": "dual",
+            "searcher": "hybrid",
+            "task": "qa",
+            "documents": "caffeine, <b>ghost</b>",
+        },
+    )
     assert response.status_code == 400
     assert b"&lt;b&gt;ghost&lt;/b&gt;" in response.content and b"<b>ghost" not in response.content
     assert not Run.objects.exists()

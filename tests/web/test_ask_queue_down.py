@@ -8,7 +8,7 @@ import time
 import pytest
 
 from evidence.models import Run
-from evidence.queueing import QUEUE_DOWN
+from evidence.services.queueing import QUEUE_DOWN
 from researchapp.celery import app
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +24,16 @@ def test_a_broker_that_is_down_gives_a_503_page_and_leaves_no_run(logged_in_clie
     from evidence import tasks  # noqa: F401 - imported before the clock starts, as in a running server
 
     started = time.perf_counter()
-    response = logged_in_client.post("/ask", {"collection": document.collection_id, "question": "Does it?",
-                                              "system": "single_pass", "searcher": "bm25", "task": "qa"})
+    response = logged_in_client.post(
+        "/ask",
+        {
+            "collection": document.collection_id,
+            "question": "Does it?",
+            "system": "single_pass",
+            "searcher": "bm25",
+            "task": "qa",
+        },
+    )
     elapsed = time.perf_counter() - started
 
     assert response.status_code == 503

@@ -44,7 +44,7 @@ def paced_runs(monkeypatch):
     The offline planner finishes a run over two papers in about half a second, faster than a page loads; a
     model-backed run takes tens of seconds. The pause comes after each commit, so it adds no latency.
     """
-    from evidence import runs
+    from evidence.services import runs
 
     committed: dict[tuple[int, int], float] = {}
     original = runs.execute_run

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from evidence import runs
 from evidence.agent.core.answering import NO_SHORT_ANSWER
 from evidence.agent.core.question import in_context, make_plan
 from evidence.models import Run
 from evidence.run_config import RunConfig
+from evidence.services import runs
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ EARLIER = [("Which model does the paper propose for document embeddings?", "SPEC
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("evidence.queueing.enqueue_run", calls.append)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", calls.append)
     return calls
 
 

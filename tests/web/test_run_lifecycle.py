@@ -14,18 +14,30 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def sent(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("evidence.queueing.enqueue_run", calls.append)
+    monkeypatch.setattr("evidence.services.queueing.enqueue_run", calls.append)
     return calls
 
 
 def ask_page(client, collection, question="Does caffeine delay sleep?", documents=""):
-    return client.post("/ask", {"collection": collection.pk, "question": question, "system": "dual",
-                                "searcher": "hybrid", "task": "qa", "documents": documents})
+    return client.post(
+        "/ask",
+        {
+            "collection": collection.pk,
+            "question": question,
+            "system": "dual",
+            "searcher": "hybrid",
+            "task": "qa",
+            "documents": documents,
+        },
+    )
 
 
 def ask_api(client, collection, question="Does caffeine delay sleep?", documents=()):
-    return client.post("/api/runs", {"collection_id": collection.pk, "question": question,
-                                     "documents": list(documents)}, content_type="application/json")
+    return client.post(
+        "/api/runs",
+        {"collection_id": collection.pk, "question": question, "documents": list(documents)},
+        content_type="application/json",
+    )
 
 
 @pytest.mark.parametrize("case", ["empty collection", "unknown document"])

@@ -13,9 +13,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def enqueued(monkeypatch):
-    jobs: list[int] = []
-    monkeypatch.setattr("evidence.views.collections.enqueue_ingest", jobs.append)
-    return jobs
+    file_ids: list[int] = []
+    monkeypatch.setattr("evidence.services.uploads.queue_files", file_ids.extend)
+    return file_ids
 
 
 def test_it_creates_a_collection(logged_in_client, user):
@@ -36,11 +36,12 @@ def test_it_uploads_many_files_into_one_job(logged_in_client, collection, enqueu
     job = IngestJob.objects.get()
     assert response["Location"] == f"/uploads/{job.pk}/"
     assert sorted(job.files.values_list("name", flat=True)) == ["a.txt", "b.md"]
-    assert enqueued == [job.pk]
+    assert enqueued == sorted(job.files.values_list("pk", flat=True))
 
 
-def test_it_refuses_an_upload_over_the_request_limit_before_reading_it(logged_in_client, collection, settings,
-                                                                        enqueued):
+def test_it_refuses_an_upload_over_the_request_limit_before_reading_it(
+    logged_in_client, collection, settings, enqueued
+):
     settings.EVIDENCE_MAX_UPLOAD_BYTES = 100
     files = [SimpleUploadedFile("big.txt", b"x" * 500)]
     response = logged_in_client.post(f"/collections/{collection.pk}/upload", {"files": files})
@@ -58,8 +59,15 @@ def test_it_checks_csrf_on_upload(user, collection, enqueued):
 
 
 def test_it_shows_per_file_progress_and_errors(logged_in_client, collection):
-    job = IngestJob.objects.create(owner=collection.owner, collection=collection, status="running", files_total=2,
-                                   files_done=1, passages_total=10, passages_embedded=4)
+    job = IngestJob.objects.create(
+        owner=collection.owner,
+        collection=collection,
+        status="running",
+        files_total=2,
+        files_done=1,
+        passages_total=10,
+        passages_embedded=4,
+    )
     IngestFile.objects.create(job=job, name="good.pdf", status="embedding", size=2048)
     IngestFile.objects.create(job=job, name="bad.pdf", status="failed", error="Cannot parse bad.pdf: not a PDF.")
     html = logged_in_client.get(f"/uploads/{job.pk}/").content.decode()
@@ -71,8 +79,9 @@ def test_it_shows_per_file_progress_and_errors(logged_in_client, collection):
 
 
 def test_it_stops_polling_when_the_job_is_done(logged_in_client, collection):
-    job = IngestJob.objects.create(owner=collection.owner, collection=collection, status="done", files_total=1,
-                                   files_done=1)
+    job = IngestJob.objects.create(
+        owner=collection.owner, collection=collection, status="done", files_total=1, files_done=1
+    )
     html = logged_in_client.get(f"/uploads/{job.pk}/", headers={"HX-Request": "true"}).content.decode()
     assert "hx-trigger" not in html
     assert "Browse the documents" in html

@@ -12,10 +12,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ... import run_lifecycle
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...models import Document, Judgment, Run, Span
+from ...services import run_lifecycle
 from .trajectory import Trajectory
 
 

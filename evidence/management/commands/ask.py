@@ -7,11 +7,11 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ... import runs
 from ...agent.core import answer_outcome
 from ...agent.research import SYSTEM_NAMES
 from ...models import Collection
 from ...run_config import user_config
+from ...services import runs
 
 
 class Command(BaseCommand):

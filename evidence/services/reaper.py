@@ -17,9 +17,9 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from ..ingest.jobs import file_beat_every_s, refresh_job
+from ..models import IngestFile, IngestJob, Run
 from . import queueing, run_lifecycle
-from .ingest.jobs import file_beat_every_s, refresh_job
-from .models import IngestFile, IngestJob, Run
 
 log = logging.getLogger(__name__)
 

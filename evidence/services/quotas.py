@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.utils import timezone
 
-from .models import Run
+from ..models import Run
 
 
 class QuotaExceeded(Exception):

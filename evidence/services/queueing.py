@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from .models import Run
+from ..models import Run
 
 log = logging.getLogger(__name__)
 

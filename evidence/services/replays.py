@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..models import Run
+from ..retrieval.searchers import get_searcher
 from . import runs
-from .models import Run
-from .retrieval.searchers import get_searcher
 
 SCORE_TOLERANCE = 1e-4
 

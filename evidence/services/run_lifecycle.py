@@ -16,8 +16,8 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from . import events
-from .models import Run
+from .. import events
+from ..models import Run
 
 FINISHED = "finished"  # the event kind that ends a run's stream
 

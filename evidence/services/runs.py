@@ -18,10 +18,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import events, queueing, quotas, run_lifecycle
-from .heartbeats import beating
-from .models import Collection, Run
-from .run_config import RunConfig
+from .. import events
+from ..heartbeats import beating
+from ..models import Collection, Run
+from ..run_config import RunConfig
+from . import queueing, quotas, run_lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +123,8 @@ FOLLOW_UP_KEEPS = ("searcher", "scope_docids", "top_k", "answer_spans", "judge")
 def follow_up_config(parent: Run, options: dict[str, Any] | None = None) -> RunConfig:
     """The configuration of a follow-up: the parent's collection scope and reading options (changed by `options`),
     and the thread so far (the parent's earlier turns, then the parent's own question and short answer)."""
-    from .agent.core import answer_outcome
-    from .run_config import MAX_EARLIER_TURNS, EarlierTurn
+    from ..agent.core import answer_outcome
+    from ..run_config import MAX_EARLIER_TURNS, EarlierTurn
 
     kept = RunConfig.of(parent)
     data = {name: getattr(kept, name) for name in FOLLOW_UP_KEEPS if name in kept.model_fields_set}
@@ -171,7 +172,7 @@ def execute_run(run_id: int, emit: Any = events.emit, retry: bool = False) -> Ru
     `retry`: this is the retry of a task that failed on a database error; a run it left running without a
     heartbeat is taken back (see claim_run).
     """
-    from .agent.research import (
+    from ..agent.research import (
         run_claimed,  # imported before the claim: a first import takes seconds in a new worker
     )
 
@@ -273,7 +274,7 @@ def reclaimable_in_s(run_id: int) -> float | None:
 
 def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = None) -> list[int]:
     """Mark running runs whose heartbeat stopped (their worker died) as failed, keeping their trajectory."""
-    from .agent.core import Trajectory
+    from ..agent.core import Trajectory
 
     if stale_after_s is None:
         stale_after_s = stale_window_s()
