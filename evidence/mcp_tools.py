@@ -26,11 +26,12 @@ from . import schemas
 from .auth_keys import verify_key
 from .models import Collection, Run, Span
 from .piserini_backends import site_url
+from .presenting.answers import run_citations, short_answer_view
 from .ratelimit import bucket_name, take
 from .retrieval import piserini
 from .run_config import user_config
 from .services import queueing, runs
-from .views import timeline
+from .stored_answer import StoredAnswer
 
 INSTRUCTIONS = (
     "Evidence desk: research over your own collections of papers, every answer traceable to exact spans. "
@@ -208,8 +209,7 @@ def get_span(ctx: Context, span_id: int, context_chars: int = SPAN_CONTEXT_CHARS
 
 def answer_of(caller: Caller, run: Run) -> dict[str, Any]:
     """A run's state and answer: the short answer (or why none is given), confidence, explanation, citations."""
-    short = timeline.short_answer_view(run) if run.is_finished else {"state": "working", "text": "", "confidence": None}
-    answer = run.answer or {}
+    short = short_answer_view(run) if run.is_finished else {"state": "working", "text": "", "confidence": None}
     out: dict[str, Any] = {
         "run_id": run.pk,
         "status": run.status,
@@ -217,12 +217,12 @@ def answer_of(caller: Caller, run: Run) -> dict[str, Any]:
         "short_answer_state": short["state"],
         "short_answer": short["text"] if short["state"] == "short" else "",
         "confidence": short.get("confidence"),
-        "explanation": str(answer.get("explanation", "")),
+        "explanation": StoredAnswer.of(run).explanation,
         "error": run.error,
         "run_url": caller.url(reverse("run", args=[run.pk])),
         "citations": [
             {"number": number, **span_out(caller, citation.span)}
-            for number, citation in enumerate(timeline.run_citations(run), start=1)
+            for number, citation in enumerate(run_citations(run), start=1)
         ],
     }
     if not run.is_finished:

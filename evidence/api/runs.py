@@ -13,14 +13,14 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from .. import broadcast, events, schemas
-from ..agent.core import answer_outcome
 from ..eval.compare_runs import compare as compare_runs
 from ..event_stream import json_events, resume_point
 from ..exports import FORMATS
 from ..models import Collection, Run
+from ..presenting.exports import export_response
 from ..run_config import RunConfig, user_config
 from ..services import queueing, runs
-from ..views.exports import export_response
+from ..stored_answer import StoredAnswer
 from . import common
 from .common import ERRORS, ID, LIMIT, OFFSET, UNSAFE, not_found, owned, span_out
 
@@ -252,19 +252,18 @@ async def stream_run(request: HttpRequest, run_id: int, after: int = Query(0, ge
 def run_answer(request: HttpRequest, run_id: int):
     """Return the run's answer with each citation's exact span (docid, offsets, quote, page)."""
     run = my_run(request, run_id)
-    answer = run.answer or {}
+    stored = StoredAnswer.of(run)
     citations = run.citations.select_related("span__document").order_by("answer_part", "id")
-    confidence = answer.get("confidence")
     return {
         "run_id": run.pk,
         "status": run.status,
         "finished": run.is_finished,
-        "explanation": str(answer.get("explanation", "")),
-        "exact_answer": str(answer.get("exact_answer", "")),
-        "confidence": float(confidence) if isinstance(confidence, int | float) else None,
-        "outcome": answer_outcome(run.status, answer),
-        "highlight": answer.get("highlight") if answer.get("highlight") else None,
-        "answer": answer,
+        "explanation": stored.explanation,
+        "exact_answer": stored.exact_answer,
+        "confidence": stored.confidence,
+        "outcome": stored.outcome,
+        "highlight": list(stored.highlight) if stored.highlight else None,
+        "answer": stored.data,
         "citations": [{"answer_part": c.answer_part, "marker": c.marker, "span": span_out(c.span)} for c in citations],
     }
 

@@ -16,6 +16,7 @@ from ..ingest.parsers import parse_file
 from ..ingest.store import store_documents, text_sha256
 from ..models import Collection, Document, Region, Run
 from ..retrieval import index_store
+from ..stored_answer import StoredAnswer
 from .metrics import f1_at_k, ndcg_at_k, prf_from_counts, recall_at_k
 from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores, hotpot_summary
 from .metrics_qasper import qasper_question_scores, qasper_summary, reference_from_answer
@@ -76,9 +77,9 @@ def ensure_collection(
 
 def ranking_of(run: Run) -> list[str]:
     """Return the run's document ranking: its answer's ranking, else the first search's cached ranking."""
-    ranking = run.answer.get("ranking") or []
+    ranking = StoredAnswer.of(run).ranked_docids()
     if ranking:
-        return [str(item["docid"]) for item in ranking]
+        return [docid for docid, _ in ranking]
     first = run.searches.order_by("id").first()
     return [row[0] for row in first.ranking] if first else []
 
@@ -224,7 +225,7 @@ class Qasper:
         return " OR ".join(answers)
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
-        answer = run.answer.get("exact_answer") or ""
+        answer = StoredAnswer.of(run).exact_answer
         paragraphs = evidence_paragraphs(cited_spans(run))
         scores = qasper_question_scores(answer, paragraphs, question.gold["references"])
         return {**scores, "relevant": list(question.scope)}
@@ -312,7 +313,7 @@ class HotpotQA:
             if region is not None:
                 facts.append((span.document.title, _raw_sentence_index(example, span.document.title, region.ordinal)))
         scores = hotpot_question_scores(
-            run.answer.get("exact_answer") or "", facts, str(example["answer"]), gold_supporting_facts(example)
+            StoredAnswer.of(run).exact_answer, facts, str(example["answer"]), gold_supporting_facts(example)
         )
         return {**scores, "relevant": list(question.scope)}
 

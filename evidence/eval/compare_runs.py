@@ -6,6 +6,7 @@ from typing import Any
 
 from ..agent.core import STAGES
 from ..models import Citation, Run
+from ..stored_answer import StoredAnswer
 
 CitationKey = tuple[str, int, int]
 
@@ -44,7 +45,7 @@ def summary(run: Run) -> dict[str, Any]:
         "status": run.status,
         "system": run.system,
         "question": run.question,
-        "exact_answer": str((run.answer or {}).get("exact_answer", "")),
+        "exact_answer": StoredAnswer.of(run).exact_answer,
         "spent_usd": run.spent_usd,
         "calls": run.calls,
         "elapsed_s": run.elapsed_s,

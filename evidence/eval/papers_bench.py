@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import Collection, Run
+from ..stored_answer import StoredAnswer
 from .benchmarks import EvalQuestion, cited_spans
 from .metrics_papers import QuestionScore, locate_quote, papers_summary, score_question
 
@@ -72,17 +73,17 @@ class Papers:
             found += bool(located)
             ranges.extend((docid, start, end) for start, end in located)
         cited = [(s.document.docid, s.start, s.end) for s in cited_spans(run)]
-        answer = run.answer or {}
+        stored = StoredAnswer.of(run)
         result = score_question(
-            str(answer.get("exact_answer") or ""),
-            float(answer.get("confidence") or 0.0),
+            stored.exact_answer,
+            stored.confidence or 0.0,
             cited,
             gold["answers"],
             ranges,
             found,
             len(gold["evidence"]),
             gold["type"],
-            candidate=(answer.get("signals") or {}).get("candidate"),
+            candidate=stored.candidate or None,
         )
         return {**score_dict(result), "relevant": sorted({d for d, _ in gold["evidence"]})}
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models import Document, Run
+from ..stored_answer import StoredAnswer
 from .benchmarks import cited_spans, evidence_paragraphs, ranking_of
 from .exports import NUMERIC, browsecomp_run, renumber_citations
 
@@ -17,9 +18,9 @@ TOOL_EVENTS = ("search", "read_search_results", "read_document", "request_eviden
 
 def run_ranking(run: Run) -> list[tuple[str, float]]:
     """Return (docid, score) best first: the answer's ranking with its estimates, else the first search."""
-    ranking = run.answer.get("ranking") or []
+    ranking = StoredAnswer.of(run).ranked_docids()
     if ranking:
-        return [(str(item["docid"]), float(item.get("p", 0.0))) for item in ranking]
+        return ranking
     first = run.searches.order_by("id").first()
     if first is not None:
         return [(str(docid), float(score)) for docid, score, _ in first.ranking]
@@ -28,7 +29,7 @@ def run_ranking(run: Run) -> list[tuple[str, float]]:
 
 def qasper_row(run: Run, qid: str) -> tuple[str, str, list[str]]:
     """Return (qid, predicted answer, predicted evidence paragraphs) exactly as Qasper.score reads the run."""
-    return qid, str((run.answer or {}).get("exact_answer") or ""), evidence_paragraphs(cited_spans(run))
+    return qid, StoredAnswer.of(run).exact_answer, evidence_paragraphs(cited_spans(run))
 
 
 # ------------------------------------------------------------------ BrowseComp-Plus
@@ -106,19 +107,19 @@ def browsecomp_for(run: Run, query_id: str, ids: Mapping[str, str] | None = None
     them from `result`.
     """
     events = list(run.events.filter(kind__in=TOOL_EVENTS).order_by("seq").values_list("kind", "payload"))
-    answer = run.answer or {}
+    stored = StoredAnswer.of(run)
     if ids is None:
         ids = export_ids(run.collection_id)
     text = ""
-    if answer.get("explanation"):
-        confidence = float(answer.get("confidence") or 0.0)
+    if stored.explanation:
+        confidence = stored.confidence or 0.0
         # Only the run's own citations are markers: in a collection of numbered documents a quoted "[12]" (the
         # paper's reference 12) is also a docid of the collection, and must not read as a citation.
         cited = set(run.citations.values_list("span__document__docid", flat=True))
         markers = {docid: number for docid, number in ids.items() if docid in cited}
         text = (
-            f"Explanation: {renumber_citations(str(answer['explanation']), markers)}\n"
-            f"Exact Answer: {renumber_citations(str(answer.get('exact_answer', '')), {})}\n"
+            f"Explanation: {renumber_citations(stored.explanation, markers)}\n"
+            f"Exact Answer: {renumber_citations(stored.exact_answer, {})}\n"
             f"Confidence: {confidence:.0%}"
         )
     steps = [step for kind, payload in events for step in _tool_steps(kind, payload or {}, ids)]

@@ -16,6 +16,7 @@ from django.utils import timezone
 from ..ingest.prepare import prepare_all, readiness
 from ..models import Document, Evaluation, EvaluationItem, Run
 from ..services import runs
+from ..stored_answer import StoredAnswer
 from .answer_judge import agreement
 from .benchmarks import EvalQuestion
 from .failures import STAGES, failure_stage, funnel_recall
@@ -84,8 +85,8 @@ def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run:
             base_url=judge.base_url or settings.OPENAI_BASE_URL,
             api_key=settings.OPENAI_API_KEY or None,
         )
-    answer = run.answer or {}
-    response = f"Explanation: {answer.get('explanation', '')}\nExact Answer: {answer.get('exact_answer', '')}"
+    stored = StoredAnswer.of(run)
+    response = f"Explanation: {stored.explanation}\nExact Answer: {stored.exact_answer}"
     return judge_answer(client, judge.model, question.question, response, bench.reference(question)).correct
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..models import Run
 from ..retrieval.searchers import get_searcher
+from ..stored_answer import StoredAnswer
 from . import runs
 
 SCORE_TOLERANCE = 1e-4
@@ -35,9 +36,10 @@ def differences(original: Run, replay: Run) -> list[str]:
     found: list[str] = []
     if original.status != replay.status:
         found.append(f"status: {original.status} -> {replay.status} {replay.error}".rstrip())
+    before_answer, after_answer = StoredAnswer.of(original), StoredAnswer.of(replay)
     for key in ("explanation", "exact_answer", "confidence"):
-        if original.answer.get(key) != replay.answer.get(key):
-            found.append(f"answer.{key}: {original.answer.get(key)!r} -> {replay.answer.get(key)!r}")
+        if getattr(before_answer, key) != getattr(after_answer, key):
+            found.append(f"answer.{key}: {getattr(before_answer, key)!r} -> {getattr(after_answer, key)!r}")
     before, after = citation_keys(original), citation_keys(replay)
     for key in sorted(before - after):
         found.append(f"citation lost: {key}")

@@ -123,16 +123,13 @@ FOLLOW_UP_KEEPS = ("searcher", "scope_docids", "top_k", "answer_spans", "judge")
 def follow_up_config(parent: Run, options: dict[str, Any] | None = None) -> RunConfig:
     """The configuration of a follow-up: the parent's collection scope and reading options (changed by `options`),
     and the thread so far (the parent's earlier turns, then the parent's own question and short answer)."""
-    from ..agent.core import answer_outcome
     from ..run_config import MAX_EARLIER_TURNS, EarlierTurn
+    from ..stored_answer import StoredAnswer
 
     kept = RunConfig.of(parent)
     data = {name: getattr(kept, name) for name in FOLLOW_UP_KEEPS if name in kept.model_fields_set}
     data.update(options or {})
-    answer = parent.answer or {}
-    shown = answer_outcome(parent.status, answer) == "short_answer"
-    short = str(answer.get("exact_answer") or "")[:500] if shown else ""
-    turn = EarlierTurn(question=parent.question[:2000], answer=short)
+    turn = EarlierTurn(question=parent.question[:2000], answer=StoredAnswer.of(parent).short_answer[:500])
     data["earlier"] = [t.model_dump() for t in [*kept.earlier, turn][-MAX_EARLIER_TURNS:]]
     return RunConfig.parse(data)
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from ..agent.core import STAGES
 from ..models import Citation, Run
+from ..presenting import answers
 from . import timeline
 
 BAR_MAX_PX = 360
@@ -22,21 +23,21 @@ ROW_PX = 44
 class Side:
     run: Run
     citations: list[Citation]
-    pieces: list[timeline.AnswerPiece]
+    pieces: list[answers.AnswerPiece]
     entries: list[timeline.Entry]
     funnel: dict[str, int]
     short: dict[str, Any]
 
 
 def side(run: Run) -> Side:
-    citations = timeline.run_citations(run)
+    citations = answers.run_citations(run)
     return Side(
         run,
         citations,
-        timeline.answer_pieces(run, citations),
+        answers.answer_pieces(run, citations),
         timeline.entries(run, list(run.events.order_by("seq"))),
         {stage: len((run.trajectory or {}).get(stage, [])) for stage in STAGES},
-        timeline.short_answer_view(run),
+        answers.short_answer_view(run),
     )
 
 

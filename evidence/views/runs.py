@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import events
 from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
+from ..presenting import answers
 from ..services import runs as run_service
 from . import timeline
 from .statuses import status_choices, status_words
@@ -18,17 +19,17 @@ from .statuses import status_choices, status_words
 
 def run_context(run: Run) -> dict[str, object]:
     """Everything the run page shows: timeline, metrics, the answer with its citations."""
-    citations = timeline.run_citations(run)
+    citations = answers.run_citations(run)
     entries = timeline.entries(run, list(run.events.order_by("seq")))
     return {
         "run": run,
         "entries": entries,
         "after": entries[-1].seq if entries else 0,
         "citations": citations,
-        "pieces": timeline.answer_pieces(run, citations),
-        "short": timeline.short_answer_view(run),
+        "pieces": answers.answer_pieces(run, citations),
+        "short": answers.short_answer_view(run),
         "scope": scope_documents(run),
-        "thread": [(step, timeline.short_answer_view(step)) for step in run_service.thread_of(run)],
+        "thread": [(step, answers.short_answer_view(step)) for step in run_service.thread_of(run)],
         **timeline.metrics(run),
     }
 
@@ -80,7 +81,7 @@ def runs_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(runs, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
-        "rows": [(run, timeline.short_answer_view(run)) for run in page.object_list],
+        "rows": [(run, answers.short_answer_view(run)) for run in page.object_list],
         "collections": collections,
         "systems": SYSTEM_NAMES,
         "statuses": status_choices(),

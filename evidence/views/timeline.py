@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +9,7 @@ from django.db.models import Count
 from django.template.loader import render_to_string
 
 from ..agent.core import PROGRESS, STAGES
-from ..models import Citation, Document, Run, RunEvent, Span
+from ..models import Document, Run, RunEvent, Span
 from .steps import count, detail, extra, headline, number, quoted
 
 KNOWN_KINDS = {
@@ -47,7 +46,6 @@ GROUPS = {
 }  # fmt: skip
 # Steps whose details are long and whose headline says enough: shown folded.
 FOLDED = {"judgment", "read_search_results", "judge_batches", "lead", "status", "plan", "request_evidence"}
-MARKER = re.compile(r"\[([^\[\]]{1,200})\]")
 
 
 @dataclass
@@ -205,115 +203,6 @@ def progress_words(payload: dict[str, Any]) -> str:
 
 def _pct(value: float, limit: float) -> int:
     return int(min(100, max(0, 100 * value / limit))) if limit else 0
-
-
-@dataclass
-class AnswerPiece:
-    text: str
-    citation: Citation | None = None
-    number: int | None = None
-    marker: str = ""
-    mark: bool = False  # the short answer, highlighted inside its sentence
-
-
-def answer_pieces(run: Run, citations: list[Citation]) -> list[AnswerPiece]:
-    """Split the explanation into text and [docid] markers, each marker linked to its citation's span.
-
-    The n-th occurrence of a docid's marker links the n-th citation carrying that marker (the order the
-    loop writes them); a marker naming a document of the collection with no citation stays plain, never a guessed
-    link; brackets that name no document (a paper's own "[15, 43]") are the quoted text, not markers. The short
-    answer's range (answer["highlight"]) is marked inside its sentence.
-    """
-    answer = run.answer or {}
-    explanation = str(answer.get("explanation", ""))
-    by_marker: dict[str, list[Citation]] = {}
-    for citation in citations:
-        by_marker.setdefault(citation.marker, []).append(citation)
-    numbers = {citation.pk: index for index, citation in enumerate(citations, start=1)}
-    matches = list(MARKER.finditer(explanation))
-    named = {_docid(d) for m in matches for d in re.split(r"\s*,\s*", m.group(1).strip())}
-    known = set(run.collection.documents.filter(docid__in=named).values_list("docid", flat=True)) if named else set()
-    used: dict[str, int] = {}
-    pieces: list[tuple[int, AnswerPiece]] = []  # (start offset in the explanation, piece)
-    position = 0
-    for match in matches:
-        docids = [_docid(d) for d in re.split(r"\s*,\s*", match.group(1).strip())]
-        if not any(f"[{d}]" in by_marker or d in known for d in docids):
-            continue  # the source's own bracket: part of the quoted text
-        if match.start() > position:
-            pieces.append((position, AnswerPiece(explanation[position : match.start()])))
-        for docid in docids:
-            marker = f"[{docid}]"
-            candidates = by_marker.get(marker, [])
-            if not candidates:
-                pieces.append((match.start(), AnswerPiece(marker, marker=marker)))
-                continue
-            index = min(used.get(marker, 0), len(candidates) - 1)
-            used[marker] = index + 1
-            citation = candidates[index]
-            pieces.append(
-                (match.start(), AnswerPiece(marker, citation=citation, number=numbers[citation.pk], marker=marker))
-            )
-        position = match.end()
-    if position < len(explanation):
-        pieces.append((position, AnswerPiece(explanation[position:])))
-    return _marked(pieces, answer.get("highlight"))
-
-
-def short_answer_view(run: Run) -> dict[str, object]:
-    """How the page states the short answer: shown, withheld below the threshold, or not found in the collection."""
-    from django.conf import settings
-
-    from ..agent.core import answer_outcome
-
-    answer = run.answer or {}
-    signals = answer.get("signals") or {}
-    exact = str(answer.get("exact_answer") or "")
-    outcome = answer_outcome(run.status, answer)
-    state = {"short_answer": "short", "no_short_answer": "withheld"}.get(outcome, outcome)
-    return {
-        "state": state,
-        "text": exact,
-        "confidence": answer.get("confidence"),
-        "candidate": signals.get("candidate") or "",
-        "p_right": signals.get("p_right"),
-        "offline": not settings.OPENAI_API_KEY and not run.calls,
-        "reader_note": reader_note(signals.get("reading") or {}),
-    }
-
-
-def reader_note(reading: dict[str, object]) -> str:
-    """Which reader gave the short answer, in a sentence (empty for runs from before the reader model)."""
-    if reading.get("backend") == "model":
-        return "Short answer read from the best evidence sentences by the language model."
-    if reading.get("fallback"):
-        return f"The language model did not answer ({reading['fallback']}): the extractive reader gave this answer."
-    return ""
-
-
-def _docid(text: str) -> str:
-    return text.removeprefix("docid=").strip()
-
-
-def _marked(pieces: list[tuple[int, AnswerPiece]], highlight: object) -> list[AnswerPiece]:
-    """Split the text piece holding the highlight range into before, the marked short answer, and after."""
-    if not (isinstance(highlight, list) and len(highlight) == 2 and all(isinstance(v, int) for v in highlight)):
-        return [piece for _, piece in pieces]
-    lo, hi = highlight
-    out: list[AnswerPiece] = []
-    for start, piece in pieces:
-        end = start + len(piece.text)
-        if piece.marker or not (start <= lo < hi <= end):
-            out.append(piece)
-            continue
-        text = piece.text
-        out += [AnswerPiece(text[: lo - start]), AnswerPiece(text[lo - start : hi - start], mark=True)]
-        out.append(AnswerPiece(text[hi - start :]))
-    return [piece for piece in out if piece.text]
-
-
-def run_citations(run: Run) -> list[Citation]:
-    return list(Citation.objects.filter(run=run).select_related("span__document").order_by("answer_part", "id"))
 
 
 def sse_message(event: str, html: str, event_id: int | None = None) -> str:

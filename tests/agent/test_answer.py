@@ -7,13 +7,13 @@ from evidence.agent.core.answering import (
     NO_EVIDENCE,
     NOT_FOUND,
     UNANSWERABLE,
-    answer_outcome,
     attach_citations,
     compose,
     compose_extractive,
 )
 from evidence.answers.layer import ShortAnswer
 from evidence.judge.localize import EvidenceSpan
+from evidence.stored_answer import StoredAnswer
 
 
 def span(docid: str, start: int, quote: str, p: float) -> EvidenceSpan:
@@ -82,7 +82,7 @@ def test_a_withheld_short_answer_shows_the_evidence_without_a_guess():
     answer = compose(spans, ShortAnswer("3.9%", 0, 36, 40, 0.2, False, "percentage"))
     assert answer.exact_answer == "No short answer found" and answer.highlight is None
     assert "3.9%" in answer.explanation and answer.confidence == 0.2
-    assert answer_outcome("answered", answer.as_dict()) == "no_short_answer"
+    assert StoredAnswer.parse("answered", answer.as_dict()).outcome == "no_short_answer"
 
 
 def test_not_found_says_so_and_still_quotes_the_closest_evidence():
@@ -90,7 +90,7 @@ def test_not_found_says_so_and_still_quotes_the_closest_evidence():
     answer = compose(spans, ShortAnswer("3.9%", 0, 36, 40, 0.7, True, "percentage"), found=False)
     assert answer.exact_answer == NOT_FOUND and answer.confidence == 0.0 and not answer.found
     assert answer.explanation.startswith("Not found in this collection. The closest evidence:")
-    assert answer_outcome("not_found", answer.as_dict()) == "not_found"
+    assert StoredAnswer.parse("not_found", answer.as_dict()).outcome == "not_found"
 
 
 def test_it_keeps_citations_to_delivered_spans_and_counts_made_up_ids():

@@ -14,9 +14,10 @@ FORBIDDEN = {
     "judge": {"agent", "views", "api", "tasks"},
     "ingest": {"agent", "views", "api"},
     # Views, the API and MCP call services (services/runs, services/uploads), never the Celery tasks.
+    # and present a run's answer through presenting/, never through one another's modules.
     "views": {"tasks"},
-    "api": {"tasks"},
-    "mcp_tools": {"tasks"},
+    "api": {"tasks", "views"},
+    "mcp_tools": {"tasks", "views", "api"},
     "encode": {"ingest", "retrieval", "judge", "answers", "agent", "models", "views", "api", "tasks"},
     "agent": {"views", "api", "tasks"},
     "eval": {"views", "api"},
@@ -284,7 +285,7 @@ LAYERS = {
     # records a run; runs, uploads, the reaper and replays above it
     2.1: {"services", "services.run_lifecycle", "services.queueing", "services.quotas", "services.uploads"},
     2.2: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
-    2.5: {"run_config"},
+    2.5: {"run_config", "stored_answer"},
     # agent/ is a stack of rooms: core (the floor) < readers < planning (the LLM planner) < systems < research.py
     3: {"agent.core", "auth_keys"},
     3.2: {"agent.readers"},
@@ -294,6 +295,7 @@ LAYERS = {
     4: {"schemas", "services.runs", "event_stream", "piserini_backends"},
     5: {"services.replays", "services.reaper", "eval"},
     6: {"tasks", "forms", "static_serving"},
+    6.5: {"presenting"},  # a run's answer as page pieces, payloads and exports: below views/, api/ and mcp
     7: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
     8: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware", "templatetags"},
     9: {"apps", "demo"},
@@ -380,3 +382,44 @@ def test_the_tie_check_sees_two_rooms_importing_each_other():
         "evidence.agent.readers.pairs": {"evidence.agent.core"},
     }
     assert room_ties(graph) == [("agent.core", "agent.readers")]
+
+
+# ------------------------------------------------------------------ the stored answer is read through its type
+
+ANSWER_READERS_ALLOWED = {"stored_answer.py"}
+
+
+def raw_answer_reads(source: str) -> list[int]:
+    """Lines that read a run's stored answer as a raw dict: `X.answer[...]`, `X.answer.get(...)` or
+    `X.answer or {}`, where StoredAnswer.of(run) says what it holds."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        target = None
+        if isinstance(node, ast.Subscript):
+            target = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            target = node.func.value
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and isinstance(node.values[-1], ast.Dict):
+            target = node.values[0]  # `run.answer or {}` (a string field's `t.answer or "..."` is no stored answer)
+        if isinstance(target, ast.Attribute) and target.attr == "answer":
+            found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_a_runs_answer_is_read_only_through_stored_answer():
+    readers = [
+        f"{path.relative_to(APP.parent)}:{line}"
+        for path in sorted(APP.rglob("*.py"))
+        if "migrations" not in path.parts and path.name not in ANSWER_READERS_ALLOWED
+        for line in raw_answer_reads(path.read_text())
+    ]
+    assert readers == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["x = run.answer['exact_answer']", "x = run.answer.get('confidence')", "x = parent.answer or {}"],
+)
+def test_the_answer_check_sees_each_raw_read(source):
+    assert raw_answer_reads(source) == [1]
+    assert raw_answer_reads("x = StoredAnswer.of(run).exact_answer\nrun.answer = answer.as_dict()") == []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent.core.answering import NO_SHORT_ANSWER
 from evidence.agent.core.question import in_context, make_plan
+from evidence.answers.layer import NO_SHORT_ANSWER
 from evidence.models import Run
 from evidence.run_config import RunConfig
 from evidence.services import runs

@@ -2,7 +2,7 @@
 read, answer), question analysis, the planner and judge choice, the units a run reads, the tools an LLM planner
 calls, and the composed answer. It imports no other room of agent/ but llm/."""
 
-from .answering import NOT_FOUND, Answer, answer_outcome, attach_citations, compose, compose_extractive
+from .answering import NOT_FOUND, Answer, attach_citations, compose, compose_extractive
 from .clock import DeadlineReached, TimeBudget
 from .context import Outcome, RunContext
 from .heuristic import heuristic_spans
@@ -50,7 +50,6 @@ __all__ = [
     "Trajectory",
     "UnitRef",
     "answer_from",
-    "answer_outcome",
     "attach_citations",
     "compose",
     "compose_extractive",

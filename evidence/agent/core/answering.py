@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...answers.features import Sentence
-from ...answers.layer import NO_SHORT_ANSWER, ShortAnswer, short_answer
+from ...answers.layer import ShortAnswer, short_answer
 from ...judge.localize import EvidenceSpan
 
 # (question, evidence sentences best first, the extractive answer, whether the collection answers, titles) ->
@@ -157,17 +157,6 @@ def compose(
             **(signals or {}),
         },
     )
-
-
-def answer_outcome(status: str, answer: dict[str, Any]) -> str:
-    """How a stored answer ends: short_answer (shown), no_short_answer (the evidence without a guess), not_found
-    (the collection does not answer), or none (no answer yet, or the run failed)."""
-    exact = str(answer.get("exact_answer") or "")
-    if status == "not_found" or answer.get("not_found"):
-        return "not_found"
-    if exact == NO_SHORT_ANSWER:
-        return "no_short_answer"
-    return "short_answer" if exact and status not in ("queued", "running", "failed", "cancelled") else "none"
 
 
 def _overlaps(a: EvidenceSpan, b: EvidenceSpan) -> bool:

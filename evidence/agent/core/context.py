@@ -13,8 +13,8 @@ from ...judge.localize import EvidenceSpan
 from ...judge.types import Judge, Unit
 from ...retrieval.types import Hit
 from ...run_config import RunConfig
-from .clock import TimeBudget
 from .answering import Answer
+from .clock import TimeBudget
 from .judges import JudgeSpec
 from .planners import OfflinePlanner, Planner
 from .question import Plan, make_plan

@@ -7,11 +7,11 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...agent.core import answer_outcome
 from ...agent.research import SYSTEM_NAMES
 from ...models import Collection
 from ...run_config import user_config
 from ...services import runs
+from ...stored_answer import StoredAnswer
 
 
 class Command(BaseCommand):
@@ -64,7 +64,7 @@ class Command(BaseCommand):
                     {
                         "run": run.pk,
                         "status": run.status,
-                        "outcome": answer_outcome(run.status, run.answer or {}),
+                        "outcome": StoredAnswer.of(run).outcome,
                         "answer": run.answer,
                         "citations": citations,
                         "error": run.error,
@@ -75,10 +75,11 @@ class Command(BaseCommand):
         self.stdout.write(f"Run {run.pk} · {run.system} · status: {run.status}")
         if run.error:
             self.stdout.write(f"Error: {run.error}")
-        self.stdout.write(f"\nExplanation: {run.answer.get('explanation', '')}")
-        self.stdout.write(f"Exact answer: {run.answer.get('exact_answer', '')}")
-        self.stdout.write(f"Outcome: {answer_outcome(run.status, run.answer or {})}")
-        self.stdout.write(f"Confidence: {run.answer.get('confidence', 0):.0%}\n")
+        stored = StoredAnswer.of(run)
+        self.stdout.write(f"\nExplanation: {stored.explanation}")
+        self.stdout.write(f"Exact answer: {stored.exact_answer}")
+        self.stdout.write(f"Outcome: {stored.outcome}")
+        self.stdout.write(f"Confidence: {stored.confidence or 0:.0%}\n")
         for citation in citations:
             page = f", page {citation['page']}" if citation["page"] else ""
             self.stdout.write(
