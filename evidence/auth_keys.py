@@ -146,7 +146,7 @@ class Session(APIKeyCookie):
             return None
         if check_csrf(request) is not None:
             raise HttpError(403, "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.")
-        rate = int(getattr(settings, "EVIDENCE_API_SESSION_RATE_PER_MINUTE", 600))
+        rate = int(settings.EVIDENCE_API_SESSION_RATE_PER_MINUTE)
         _limit(bucket_name("user", f"{user.pk}-{user.date_joined.timestamp():.0f}"), rate)
         return user
 

@@ -47,7 +47,7 @@ def nul_in_request(request: HttpRequest) -> bool:
     content_type = request.content_type or ""
     if content_type == "multipart/form-data":
         length = request.META.get("CONTENT_LENGTH") or ""
-        if not length.isdecimal() or int(length) > getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024**2):
+        if not length.isdecimal() or int(length) > settings.EVIDENCE_MAX_UPLOAD_BYTES:
             return False  # the upload view refuses it from its Content-Length, before anything reads the body
         return any("\0" in key or any("\0" in v for v in values) for key, values in request.POST.lists())
     if content_type not in TEXT_TYPES:

@@ -67,7 +67,7 @@ def caller_of(ctx: Context) -> Caller:
         from django.contrib.auth import get_user_model
 
         owner = get_user_model().objects.get(pk=owner_id)
-        configured = getattr(settings, "EVIDENCE_SITE_URL", "")
+        configured = settings.EVIDENCE_SITE_URL
         return Caller(owner, configured or str(request.base_url))
     raw = os.environ.get(KEY_VARIABLE, "").strip()
     key = verify_key(raw) if raw else None

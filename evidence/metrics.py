@@ -44,10 +44,10 @@ FINISHED = [s for s in Run.Status.values if s not in Run.ACTIVE_STATUSES]
 
 
 def queue_names() -> list[str]:
-    configured = getattr(settings, "EVIDENCE_METRICS_QUEUES", None)
+    configured = settings.EVIDENCE_METRICS_QUEUES
     if configured:
         return list(configured)
-    return sorted({"celery", getattr(settings, "EVIDENCE_JUDGE_QUEUE", "judge")})
+    return sorted({"celery", settings.EVIDENCE_JUDGE_QUEUE})
 
 
 class DatabaseCollector(Collector):
@@ -170,7 +170,7 @@ REGISTRY.register(DatabaseCollector())
 
 def allowed(request: HttpRequest) -> bool:
     """Tell whether a scrape may read the metrics: the bearer token if one is set, else loopback clients only."""
-    token = getattr(settings, "EVIDENCE_METRICS_TOKEN", "")
+    token = settings.EVIDENCE_METRICS_TOKEN
     if token:
         import hmac
 

@@ -139,7 +139,7 @@ def _page_boxes(
 
 
 def cache_dir() -> Path:
-    return Path(getattr(settings, "EVIDENCE_PAGE_CACHE_DIR", settings.DATA_DIR / "pages"))
+    return Path(settings.EVIDENCE_PAGE_CACHE_DIR)
 
 
 def page_image(source: SourceFile, number: int) -> tuple[Path, float]:

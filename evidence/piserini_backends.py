@@ -79,7 +79,7 @@ def revoke_backend(owner: Any, backend_id: int) -> bool:
 
 def remote_allowed(request: HttpRequest) -> bool:
     """Return whether this client may use a secret backend URL (loopback always; others only when allowed)."""
-    if getattr(settings, "EVIDENCE_PISERINI_ALLOW_REMOTE", False):
+    if settings.EVIDENCE_PISERINI_ALLOW_REMOTE:
         return True
     try:
         return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
@@ -110,7 +110,7 @@ def extension_config_json(backend: PiseriniBackend, token: str, site: str) -> st
 
 def site_url(request: HttpRequest | None = None) -> str:
     """Return the site's base URL: EVIDENCE_SITE_URL, else the request's own, else the local default."""
-    configured = getattr(settings, "EVIDENCE_SITE_URL", "")
+    configured = settings.EVIDENCE_SITE_URL
     if configured:
         return configured
     if request is not None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 
 from . import events
@@ -33,7 +33,7 @@ RIDES_OUT_OUTAGES = {
     "retry_backoff": 1,
     "retry_backoff_max": 20,
     "retry_jitter": False,
-    "max_retries": int(os.environ.get("EVIDENCE_INGEST_RETRIES", "100")),
+    "max_retries": settings.EVIDENCE_INGEST_RETRIES,
 }
 
 
@@ -89,7 +89,7 @@ def enqueue_preparation(document_ids: list[int]) -> bool:
     retry_backoff=1,
     retry_backoff_max=20,
     retry_jitter=False,
-    max_retries=int(os.environ.get("EVIDENCE_RUN_RETRIES", "100")),  # as ingest_file: about half an hour
+    max_retries=settings.EVIDENCE_RUN_RETRIES,  # as ingest_file: about half an hour
 )
 def run_research(self, run_id: int) -> str | None:
     """Run a research run to its end status; a repeated delivery of a claimed run is a no-op.
@@ -125,7 +125,7 @@ def warm_answer_layer(**_kwargs: object) -> None:
     threading.Thread(target=load, name="evidence-warm-answers", daemon=True).start()
 
 
-REAP_EVERY_S = float(os.environ.get("EVIDENCE_REAP_EVERY_S", "60"))
+REAP_EVERY_S = settings.EVIDENCE_REAP_EVERY_S
 
 
 @worker_ready.connect

@@ -125,7 +125,6 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1000
 # Research runs.
 EVIDENCE_RUN_BUDGET_S = env_float("EVIDENCE_RUN_BUDGET_S", 300.0)
 EVIDENCE_RUN_SPEND_CAP_USD = env_float("EVIDENCE_RUN_SPEND_CAP_USD", 5.0)
-EVIDENCE_INDEX_DIR = DATA_DIR / "indexes"
 EVIDENCE_UPLOAD_DIR = DATA_DIR / "uploads"
 EVIDENCE_JUDGE_QUEUE = env_str("EVIDENCE_JUDGE_QUEUE", "judge")  # System 1 batches fan out on this queue
 EVIDENCE_JUDGE_FANOUT = env_bool("EVIDENCE_JUDGE_FANOUT", True)
@@ -137,8 +136,8 @@ EVIDENCE_EMBED_THREADS = env_int("EVIDENCE_EMBED_THREADS", 0, minimum=0)
 
 # Reliability and limits.
 EVIDENCE_RUN_STALE_AFTER_S = env_float("EVIDENCE_RUN_STALE_AFTER_S", 180.0)  # a silent run this long lost its worker
-# The reaper (evidence/services/reaper.py): a queued run or file waiting this long is sent again (then twice as long, ...);
-# a file silent this long while parsing or embedding lost its worker and is taken again.
+# The reaper (evidence/services/reaper.py): a queued run or file waiting this long is sent again (then twice as
+# long, ...); a file silent this long while parsing or embedding lost its worker and is taken again.
 EVIDENCE_RESEND_AFTER_S = env_float("EVIDENCE_RESEND_AFTER_S", 120.0)
 # A run silent this long says what it is doing (a progress event); 0 turns progress events off.
 EVIDENCE_PROGRESS_QUIET_S = env_float("EVIDENCE_PROGRESS_QUIET_S", 2.0)
@@ -154,6 +153,15 @@ EVIDENCE_METRICS_TOKEN = env_str("EVIDENCE_METRICS_TOKEN", "")  # unset: only lo
 EVIDENCE_SSE_MAX_S = env_float("EVIDENCE_SSE_MAX_S", 600.0)
 EVIDENCE_PARSE_TIMEOUT_S = env_float("EVIDENCE_PARSE_TIMEOUT_S", 60.0)
 EVIDENCE_PARSE_MEMORY_BYTES = env_int("EVIDENCE_PARSE_MEMORY_BYTES", 2 * 1024**3, minimum=64 * 1024**2)
+EVIDENCE_PAGE_CACHE_DIR = Path(env_str("EVIDENCE_PAGE_CACHE_DIR", str(DATA_DIR / "pages")))  # rendered PDF pages
+EVIDENCE_PAGE_SSE_MAX_S = env_float("EVIDENCE_PAGE_SSE_MAX_S", 300.0)  # a run page's stream; the browser reconnects
+EVIDENCE_SSE_MAX_PER_USER = env_int("EVIDENCE_SSE_MAX_PER_USER", 20, minimum=1)
+EVIDENCE_METRICS_QUEUES = [q for q in env_str("EVIDENCE_METRICS_QUEUES", "").split(",") if q]  # empty: celery + judge
+EVIDENCE_BACKGROUND_MERGES = env_bool("EVIDENCE_BACKGROUND_MERGES", True)  # index segments merged off the request
+# Celery retries and the reaper's beat (read when the tasks module loads)
+EVIDENCE_INGEST_RETRIES = env_int("EVIDENCE_INGEST_RETRIES", 100, minimum=0)
+EVIDENCE_RUN_RETRIES = env_int("EVIDENCE_RUN_RETRIES", 100, minimum=0)
+EVIDENCE_REAP_EVERY_S = env_float("EVIDENCE_REAP_EVERY_S", 60.0)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # keep our JSON log format in workers
 
 OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "https://api.openai.com/v1")

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..ingest.parsers import parse_file
 from ..ingest.store import store_documents, text_sha256
-from ..models import Collection, Document, Region, Run
+from ..models import Collection, Region, Run
 from ..retrieval import index_store
 from ..stored_answer import StoredAnswer
 from .metrics import f1_at_k, ndcg_at_k, prf_from_counts, recall_at_k
@@ -332,7 +332,3 @@ def held_out_heads(benchmark: str, key: str) -> dict[str, str]:
     from .folds import heads_for
 
     return heads_for(benchmark, key)
-
-
-def document_titles(collection: Collection, docids: Sequence[str]) -> dict[str, str]:
-    return dict(Document.objects.filter(collection=collection, docid__in=docids).values_list("docid", "title"))

@@ -174,7 +174,7 @@ def heartbeat(file_id: int) -> AbstractContextManager[None]:
 def file_beat_every_s() -> float:
     """How often a worker beats for the file it holds: often enough that a few missed beats tell a stranded file
     (its worker gone) from a busy one long before the stale window ends the file's claim."""
-    stale_after_s = float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0))
+    stale_after_s = float(settings.EVIDENCE_FILE_STALE_AFTER_S)
     return max(0.5, min(15.0, stale_after_s / 4))
 
 

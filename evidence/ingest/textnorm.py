@@ -20,8 +20,3 @@ def clean_text(text: str) -> str:
 def squash(text: str) -> str:
     """Clean the text and collapse every whitespace run into one space."""
     return _SPACES.sub(" ", clean_text(text)).strip()
-
-
-def normalise_for_match(text: str) -> str:
-    """Return a whitespace- and Unicode-normalised key for matching strings to regions."""
-    return squash(text)

@@ -33,11 +33,11 @@ Parser = Callable[[str, bytes, Limits], list[ParsedDocument]]
 
 
 def parse_timeout_s() -> float:
-    return float(getattr(settings, "EVIDENCE_PARSE_TIMEOUT_S", 60.0))
+    return float(settings.EVIDENCE_PARSE_TIMEOUT_S)
 
 
 def parse_memory_bytes() -> int:
-    return int(getattr(settings, "EVIDENCE_PARSE_MEMORY_BYTES", 2 * 1024**3))
+    return int(settings.EVIDENCE_PARSE_MEMORY_BYTES)
 
 
 class ParseStopped(Exception):

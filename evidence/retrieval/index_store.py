@@ -20,7 +20,6 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from django.conf import settings
@@ -64,11 +63,6 @@ class CollectionIndex:
         return CollectionIndex(segment.version, self.analyzer_name, documents, passages,
                                self.passage_docids + segment.passage_docids,
                                self.passage_ordinals + segment.passage_ordinals)  # fmt: skip
-
-
-def index_dir(collection_id: int) -> Path:
-    """Return the collection's folder of the former on-disk index (no longer written)."""
-    return Path(settings.EVIDENCE_INDEX_DIR) / str(collection_id)
 
 
 def collection_params(collection: Collection) -> tuple[BM25Params, BM25Params]:
@@ -237,7 +231,7 @@ log = logging.getLogger(__name__)
 
 def schedule_merge(collection_id: int) -> None:
     """Merge the collection's small segments soon, off the caller's path (inline inside a transaction)."""
-    if connection.in_atomic_block or not getattr(settings, "EVIDENCE_BACKGROUND_MERGES", True):
+    if connection.in_atomic_block or not settings.EVIDENCE_BACKGROUND_MERGES:
         merge_segments(collection_id)
         return
     global _merge_thread

@@ -21,15 +21,15 @@ class QuotaExceeded(Exception):
 
 
 def max_active_runs() -> int:
-    return int(getattr(settings, "EVIDENCE_MAX_ACTIVE_RUNS_PER_USER", 5))
+    return int(settings.EVIDENCE_MAX_ACTIVE_RUNS_PER_USER)
 
 
 def max_runs_per_day() -> int:
-    return int(getattr(settings, "EVIDENCE_MAX_RUNS_PER_DAY", 500))
+    return int(settings.EVIDENCE_MAX_RUNS_PER_DAY)
 
 
 def max_upload_bytes() -> int:
-    return int(getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024))
+    return int(settings.EVIDENCE_MAX_UPLOAD_BYTES)
 
 
 def check_run_quota(user) -> None:

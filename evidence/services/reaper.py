@@ -28,11 +28,11 @@ MAX_ATTEMPTS = 3  # workers lost while ingesting one file before it is failed
 
 
 def resend_after_s() -> float:
-    return float(getattr(settings, "EVIDENCE_RESEND_AFTER_S", 120.0))
+    return float(settings.EVIDENCE_RESEND_AFTER_S)
 
 
 def file_stale_after_s() -> float:
-    return float(getattr(settings, "EVIDENCE_FILE_STALE_AFTER_S", 300.0))
+    return float(settings.EVIDENCE_FILE_STALE_AFTER_S)
 
 
 def due_for_resend(sent: datetime, sends: int, now: datetime) -> bool:

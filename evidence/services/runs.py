@@ -224,7 +224,7 @@ STALE_AFTER_S = 180
 
 def stale_window_s() -> float:
     """Return how long a silent heartbeat means a lost worker (setting EVIDENCE_RUN_STALE_AFTER_S)."""
-    return float(getattr(settings, "EVIDENCE_RUN_STALE_AFTER_S", STALE_AFTER_S))
+    return float(settings.EVIDENCE_RUN_STALE_AFTER_S)
 
 
 def reclaim_after_s() -> float:

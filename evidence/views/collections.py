@@ -35,7 +35,7 @@ def collections(request: HttpRequest) -> HttpResponse:
 
 
 def max_upload_mb() -> int:
-    return getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024) // (1024 * 1024)
+    return settings.EVIDENCE_MAX_UPLOAD_BYTES // (1024 * 1024)
 
 
 @require_GET
@@ -78,7 +78,7 @@ def readiness_view(collection_id: int) -> dict[str, object]:
 @require_POST
 def upload(request: HttpRequest, pk: int) -> HttpResponse:
     collection = get_object_or_404(Collection, pk=pk, owner=request.user)
-    limit = getattr(settings, "EVIDENCE_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
+    limit = settings.EVIDENCE_MAX_UPLOAD_BYTES
     length = request.META.get("CONTENT_LENGTH") or ""
     if not length.isdecimal() or int(length) > limit:
         reason = (

@@ -28,7 +28,6 @@ DOCS = {
 
 @pytest.fixture
 def library(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, DOCS.items())
     return collection

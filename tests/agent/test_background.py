@@ -62,7 +62,6 @@ NOTES = {
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.services
 def test_a_run_in_a_worker_mines_in_the_background(celery_worker, collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, NOTES.items())
     run = Run.objects.create(

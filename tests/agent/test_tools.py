@@ -24,7 +24,6 @@ DOCS["greek.md"] = "# Ελληνικά\n\nΗ καφεΐνη επηρεάζει �
 
 @pytest.fixture
 def tools(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, DOCS.items(), embed=False)
     run = Run.objects.create(owner=collection.owner, collection=collection, question="caffeine?")

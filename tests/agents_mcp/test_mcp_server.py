@@ -32,7 +32,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -105,8 +104,8 @@ def stdio_client(key: str):
         "REDIS_URL": django_settings.REDIS_URL,
         "DJANGO_SETTINGS_MODULE": "researchapp.settings",
         "EVIDENCE_TASK_QUEUE": os.environ["EVIDENCE_TEST_QUEUE"],  # the test worker's queue
-        # The test's own index folder (settings.EVIDENCE_INDEX_DIR is DATA_DIR / "indexes"), and the built models.
-        "EVIDENCE_DATA_DIR": str(Path(django_settings.EVIDENCE_INDEX_DIR).parent),
+        # The test's own data folder (its uploads are DATA_DIR / "uploads"), and the built models.
+        "EVIDENCE_DATA_DIR": str(Path(django_settings.EVIDENCE_UPLOAD_DIR).parent),
         "EVIDENCE_MODEL_DIR": os.environ.get("EVIDENCE_MODEL_DIR") or str(Path(django_settings.DATA_DIR) / "models"),
         "EVIDENCE_LOG_LEVEL": "WARNING",
     }

@@ -9,7 +9,6 @@ from django.test import Client
 @pytest.fixture(autouse=True)
 def api_urls(settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     # The user fixtures hash passwords; the production hasher costs ~0.5 s a user, which these tests don't test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -14,7 +14,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     settings.DATA_DIR = tmp_path
 

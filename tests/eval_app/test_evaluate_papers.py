@@ -41,7 +41,6 @@ QUESTIONS = [
 
 @pytest.fixture
 def library(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     settings.DATA_DIR = tmp_path
     ingest_now(collection, DOCS.items())

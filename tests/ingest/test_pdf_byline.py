@@ -16,7 +16,7 @@ from evidence.ingest.parsers import parse_file
 from evidence.ingest.parsers.pdf_byline import metadata_authors, parse_names, strip_authors
 from evidence.ingest.parsers.pdf_venue import plausible_year, read_venue
 from evidence.names import name_parts
-from evidence.views.exports import _sources
+from evidence.presenting.exports import _sources
 from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
 from tests.ingest.real_bylines import family_set, known_bylines
 from tests.ingest.real_titles import DATA, comparable

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from evidence.ingest.parsers import parse_file
-from evidence.ingest.textnorm import normalise_for_match
+from evidence.ingest.textnorm import squash
 
 
 def _evidence(paper: dict) -> list[str]:
@@ -29,7 +29,7 @@ def test_it_maps_every_text_evidence_paragraph(data_dir: Path) -> None:
             if evidence.startswith("FLOAT SELECTED"):
                 floats += 1
                 continue
-            assert len(index.get(normalise_for_match(evidence), [])) == 1, evidence[:80]
+            assert len(index.get(squash(evidence), [])) == 1, evidence[:80]
             mapped += 1
     # Measured on the sample: 100 evidence strings, 6 FLOAT SELECTED, all 94 others (40 distinct) map.
     assert (mapped, floats) == (94, 6)
@@ -41,7 +41,7 @@ def test_it_keeps_paragraphs_and_drops_answers(data_dir: Path) -> None:
     for doc in parse_file(path.name, path.read_bytes()):
         paper = raw[doc.docid]
         expected = [
-            (section["section_name"].strip(), normalise_for_match(p))
+            (section["section_name"].strip(), squash(p))
             for section in paper["full_text"]
             for p in section["paragraphs"]
             if p.strip()

@@ -22,7 +22,6 @@ OTHER = b"Exercise and memory\n\nOne year of walking increased hippocampal volum
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
 
 

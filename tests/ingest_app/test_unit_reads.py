@@ -34,7 +34,6 @@ def paper(seed: int, paragraphs: int = 9) -> bytes:
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
 
 

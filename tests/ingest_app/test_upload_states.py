@@ -24,7 +24,6 @@ LEAKS = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|Traceback|/work/|/tmp/|
 @pytest.fixture(autouse=True)
 def upload_dir(settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
 
 
 def zip_of(members: dict[str, bytes]) -> bytes:

@@ -34,7 +34,6 @@ class CountingEmbed:
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
 
 

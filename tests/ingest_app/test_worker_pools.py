@@ -36,7 +36,6 @@ def zipped(members: dict[str, bytes]) -> bytes:
 @pytest.mark.parametrize("pool", ["prefork", "threads", "solo"])
 def test_an_upload_with_a_zip_ingests_under_the_pool(pool, collection, settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     pdf = make_pdf("Walking for a year increased hippocampal volume by two percent.")
     uploads = [
         ("caffeine.md", NOTE),

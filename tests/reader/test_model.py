@@ -53,7 +53,10 @@ def test_a_reader_out_of_time_falls_back_to_the_extractive_answer(settings):
     finally:
         runtime.forget()
     assert result.short.text == "7,447 adults"
-    assert result.short.reader["backend"] == "extractive" and "time" in result.short.reader["fallback"]
+    # Out of its budget either way: while reading ("ran out of time"), or before the host answered at all on a busy
+    # machine ("gave no answer within 6 s").
+    fallback = result.short.reader["fallback"]
+    assert result.short.reader["backend"] == "extractive" and ("time" in fallback or "within" in fallback)
 
 
 @pytest.mark.django_db

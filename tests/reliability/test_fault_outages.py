@@ -32,7 +32,6 @@ NOTES = {
 @pytest.fixture
 def env(settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     return {"EVIDENCE_UPLOAD_DIR": str(tmp_path / "uploads")}
 
 

@@ -65,7 +65,6 @@ def wait_for_database(timeout_s: float = 30.0) -> None:
 
 
 def test_a_postgres_restart_during_ingestion_leaves_no_half_document(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     sources = {f"study-{n}.md": document(n) for n in range(8)}
     job = jobs.create_job(collection, list(sources.items()))

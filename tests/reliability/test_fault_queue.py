@@ -30,7 +30,6 @@ NOTES = {
 @pytest.fixture
 def dirs(settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_RESEND_AFTER_S = 1
     return {"EVIDENCE_UPLOAD_DIR": str(tmp_path / "uploads"), **FAST_REAPER}
 

@@ -37,7 +37,6 @@ def wait_for(predicate, timeout_s: float, what: str):
 
 @pytest.fixture
 def library(collection, settings, tmp_path):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, DOCS.items(), embed=False)
     return collection

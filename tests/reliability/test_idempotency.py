@@ -19,7 +19,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def library(collection, settings, tmp_path, monkeypatch):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     monkeypatch.setattr(jobs, "_embedder", lambda: lambda texts: __import__("numpy").zeros((len(texts), 384)))
     return collection

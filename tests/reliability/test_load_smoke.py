@@ -20,7 +20,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.
 
 
 def test_concurrent_runs_and_streams_lose_nothing(user, collection, settings, tmp_path, monkeypatch):
-    settings.EVIDENCE_INDEX_DIR = tmp_path / "indexes"
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, DOCS.items(), embed=False)
     key = create_key(user, "load", rate_per_minute=100_000)[1]

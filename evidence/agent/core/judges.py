@@ -51,7 +51,7 @@ class JudgeSpec:
 
 
 def default_provider() -> str:
-    name = str(getattr(settings, "EVIDENCE_JUDGE", "local") or "local")
+    name = str(settings.EVIDENCE_JUDGE or "local")
     if name not in JUDGES:
         raise JudgeUnavailable(f"EVIDENCE_JUDGE={name!r} is not a System 1 provider: use one of {', '.join(JUDGES)}.")
     return name

@@ -102,7 +102,7 @@ _current: ContextVar[Ticker | None] = ContextVar("evidence_progress_ticker", def
 
 def quiet_s() -> float:
     """Seconds of silence before a progress event (EVIDENCE_PROGRESS_QUIET_S; 0 turns progress events off)."""
-    return float(getattr(settings, "EVIDENCE_PROGRESS_QUIET_S", 2.0))
+    return float(settings.EVIDENCE_PROGRESS_QUIET_S)
 
 
 @contextmanager

@@ -40,7 +40,7 @@ def localize_fanned_out(
     work = batches(sub_questions, units)
     options = dict(options or {})
     judge_batch = remote("judge_batch")
-    use_workers = getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and judge_batch and len(work) > 1
+    use_workers = settings.EVIDENCE_JUDGE_FANOUT and current_task and judge_batch and len(work) > 1
     if not use_workers:
         return merge([localize_batch(judge, goal, batch, **options) for goal, batch in work])
     pending = [

@@ -73,7 +73,7 @@ def start_mining(
         return mine_qa(judge, question, units, clues=clues)
 
     mine_leads = remote("mine_leads")
-    if not (getattr(settings, "EVIDENCE_JUDGE_FANOUT", True) and current_task and mine_leads and units):
+    if not (settings.EVIDENCE_JUDGE_FANOUT and current_task and mine_leads and units):
         return MiningBatch(inline, leads=inline())
     refs = [unit_ref(unit) for unit in units]
     result = mine_leads.apply_async(
