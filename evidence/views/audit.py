@@ -5,30 +5,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from .. import pdfpages
 from ..models import Document, Judgment, Run, SourceFile, Span
-from . import timeline
+from ..presenting.answers import answer_pieces, run_citations, short_answer_view
 
 
-def highlight_segments(text: str, start: int, end: int, pages: list, highlight: bool) -> list[tuple[str, Any]]:
-    """Cut text into ("text"|"mark", slice) and ("page", number) pieces; the template escapes each slice.
+def highlight_segments(text: str, start: int, end: int, pages: list, highlight: bool, lo: int = 0,
+                       hi: int | None = None) -> list[tuple[str, Any]]:
+    """Cut text[lo:hi] into ("text"|"mark", slice) and ("page", number) pieces; the template escapes each slice.
 
     Only a span whose offsets still select its quote is marked; a page break falling inside the span is
-    left out so the marked text stays exactly text[start:end].
+    left out so the marked text stays exactly text[start:end]. A page starting at lo belongs to this piece of
+    text, one starting at hi to the next, so pieces loaded one after another show each break once.
     """
+    hi = len(text) if hi is None else hi
     cuts: list[tuple[int, int, str, Any]] = []  # (offset, order at equal offsets, kind, value)
     for number, page_start, _page_end in pages or []:
-        if page_start > 0 and not (highlight and start < page_start < end):
+        if page_start > 0 and lo <= page_start < hi and not (highlight and start < page_start < end):
             cuts.append((int(page_start), 0, "page", int(number)))
-    if highlight:
+    if highlight and lo <= start and end <= hi:
         cuts += [(start, 1, "open", None), (end, 2, "close", None)]
     cuts.sort(key=lambda cut: (cut[0], cut[1]))
     pieces: list[tuple[str, Any]] = []
-    position, inside = 0, False
+    position, inside = lo, False
     for offset, _order, kind, value in cuts:
         if offset > position:
             pieces.append(("mark" if inside else "text", text[position:offset]))
@@ -37,9 +40,52 @@ def highlight_segments(text: str, start: int, end: int, pages: list, highlight: 
             pieces.append(("page", value))
         else:
             inside = kind == "open"
-    if position < len(text):
-        pieces.append(("text", text[position:]))
+    if position < hi:
+        pieces.append(("text", text[position:hi]))
     return pieces
+
+
+# The text pane opens on about this many characters either side of the span (whole paragraphs), and each
+# "show earlier/later text" loads one more piece: a paper's whole text is some 50 screens on a phone.
+WINDOW_BEFORE, WINDOW_AFTER, MORE = 800, 1600, 6000
+
+
+def back_to_break(text: str, at: int, reach: int) -> int:
+    """Return the start of the paragraph holding offset at (else of its line, else word), looking back <= reach."""
+    if at <= 0:
+        return 0
+    floor = max(0, at - reach)
+    for separator in ("\n\n", "\n", " "):
+        found = text.rfind(separator, floor, at)
+        if found != -1:
+            return found + len(separator)
+    return floor
+
+
+def on_to_break(text: str, at: int, reach: int) -> int:
+    """Return the end of the paragraph holding offset at (else of its line, else word), looking on <= reach."""
+    if at >= len(text):
+        return len(text)
+    ceiling = min(len(text), at + reach)
+    for separator in ("\n\n", "\n", " "):
+        found = text.find(separator, at, ceiling)
+        if found != -1:
+            return found
+    return ceiling
+
+
+def text_window(text: str, start: int, end: int) -> tuple[int, int]:
+    """Return the range [lo, hi) of whole paragraphs around text[start:end] that the text pane opens on."""
+    lo = back_to_break(text, start - WINDOW_BEFORE, WINDOW_BEFORE)
+    return lo, on_to_break(text, end + WINDOW_AFTER, WINDOW_AFTER)
+
+
+def more_text(text: str, before: int | None = None, after: int | None = None) -> tuple[int, int]:
+    """Return the next piece to load: the paragraphs ending at offset before, or starting at offset after."""
+    if before is not None:
+        return back_to_break(text, before - MORE, MORE), before
+    assert after is not None
+    return after, on_to_break(text, after + MORE, MORE)
 
 
 @dataclass
@@ -109,7 +155,9 @@ def page_image(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404("No such page.") from None
     except pdfpages.PageTooLarge:
         raise Http404("This page is too large to show as an image; the text view beside it has the span.") from None
-    response = FileResponse(path.open("rb"), content_type="image/png")
+    # Sent whole (a page is a few hundred KB): a FileResponse's file iterator is synchronous, which Django under
+    # ASGI consumes in a thread with a warning per response.
+    response = HttpResponse(path.read_bytes(), content_type="image/png")
     response["Cache-Control"] = "private, max-age=86400"  # a page of an immutable document never changes
     return response
 
@@ -117,7 +165,7 @@ def page_image(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
-    citations = timeline.run_citations(run)
+    citations = run_citations(run)
     spans = list(Span.objects.filter(run=run).select_related("document").order_by("id"))
     chosen = request.GET.get("span", "")
     span: Span | None = None
@@ -134,16 +182,23 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
         "citations": citations,
         "spans": spans,
         "span": span,
-        "pieces": timeline.answer_pieces(run, citations),
-        "short": timeline.short_answer_view(run),
+        "pieces": answer_pieces(run, citations),
+        "short": short_answer_view(run),
     }
     if span is not None:
         document = span.document
         ok = span.matches_source
+        text = document.text
+        if request.htmx and (request.GET.get("before") or request.GET.get("after")):
+            return more_text_piece(request, context, document, span, ok)
+        lo, hi = (0, len(text)) if request.GET.get("text") == "all" else text_window(text, span.start, span.end)
         context.update(
             document=document,
             intact=ok,
-            segments=highlight_segments(document.text, span.start, span.end, document.pages, ok),
+            segments=highlight_segments(text, span.start, span.end, document.pages, ok, lo, hi),
+            more_before=lo,
+            more_after=hi if hi < len(text) else None,
+            after_left=len(text) - hi,
             supports=supports(run, span),
             page=span.page or (document.page_at(span.start) if document.pages else None),
             page_view=page_view(document, span, ok),
@@ -151,3 +206,26 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return render(request, "evidence/audit.html#source", context)
     return render(request, "evidence/audit.html", context)
+
+
+def more_text_piece(request: HttpRequest, context: dict[str, Any], document: Document, span: Span,
+                    ok: bool) -> HttpResponse:
+    """Render the piece of text before or after what the text pane shows, with the link to the next one."""
+    text = document.text
+    try:
+        before, after = (int(request.GET[key]) if request.GET.get(key) else None for key in ("before", "after"))
+    except ValueError:
+        raise Http404("No such piece of the text.") from None
+    edge = before if before is not None else after
+    if edge is None or not 0 <= edge <= len(text):
+        raise Http404("No such piece of the text.")
+    lo, hi = more_text(text, before=before, after=None if before is not None else after)
+    context.update(
+        document=document,
+        span=span,
+        segments=highlight_segments(text, span.start, span.end, document.pages, ok, lo, hi),
+        more_before=lo if before is not None else None,
+        more_after=hi if before is None and hi < len(text) else None,
+        after_left=len(text) - hi,
+    )
+    return render(request, "evidence/audit.html#text_piece", context)

@@ -44,17 +44,38 @@
     return null;
   }
 
+  // One column (phones, tablets): the panes do not scroll on their own, the window does.
+  function oneColumn() {
+    var audit = document.querySelector(".audit");
+    return !audit || getComputedStyle(audit).gridTemplateColumns.trim().split(/\s+/).length === 1;
+  }
+
+  // The span in view in each pane; in one column, the window brought to the span's boxes on the page
+  // (else to the highlight in the text), so the page itself is what the audit opens on.
   function showSpan() {
     var mark = document.getElementById("span");
-    if (mark) centerIn(scrollable(mark), mark);
     var pageScroll = document.getElementById("page-scroll");
     var first = pageScroll && pageScroll.querySelector("svg.span-boxes rect");
     if (first) centerIn(pageScroll, first);
+    if (!oneColumn()) {
+      if (mark) centerIn(scrollable(mark), mark);
+      return;
+    }
+    var target = first || mark;
+    if (!target) return;
+    var box = target.getBoundingClientRect();
+    var bar = document.querySelector(".topbar"), top = bar ? bar.getBoundingClientRect().bottom : 0;
+    if (first) {
+      // The page from its top when the span's boxes are then on the screen too, else the boxes in the middle.
+      var shift = pageScroll.parentElement.getBoundingClientRect().top - top - 8;
+      if (box.bottom - shift <= window.innerHeight - 8) { window.scrollBy(0, shift); return; }
+    }
+    window.scrollBy(0, box.top - top - (window.innerHeight - top - box.height) / 2);
   }
 
-  // Zoom the PDF pages: the boxes are drawn in the image's own coordinates, so they scale with it.
+  // Zoom the PDF pages: the boxes are drawn in the image's own coordinates, so they scale with it. The page
+  // opens fitted to its pane's width.
   var ZOOMS = [1, 1.5, 2, 3];
-  var READABLE_PX = 860; // a page narrower than this is hard to read: the audit opens zoomed to about this width
   function setZoom(next) {
     var pageScroll = document.getElementById("page-scroll");
     if (!pageScroll) return;
@@ -70,13 +91,6 @@
     var current = parseFloat(pageScroll.style.getPropertyValue("--zoom")) || 1;
     var index = ZOOMS.indexOf(current);
     setZoom(step === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))]);
-  }
-  function readableZoom() {
-    var pageScroll = document.getElementById("page-scroll");
-    if (!pageScroll || !pageScroll.clientWidth) return;
-    var wanted = READABLE_PX / pageScroll.clientWidth;
-    var zoom = ZOOMS.filter(function (z) { return z >= wanted; })[0] || ZOOMS[ZOOMS.length - 1];
-    if (zoom !== 1) setZoom(zoom);
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button.zoom");
@@ -244,18 +258,26 @@
     });
   });
 
+  // Earlier text loaded above the highlight would push it down: the text pane keeps what it showed in place.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var link = event.detail.target;
+    if (!link.classList || !link.classList.contains("more-text") || !link.classList.contains("before")) return;
+    var pane = scrollable(link) || document.scrollingElement;
+    var height = pane.scrollHeight;
+    // htmx swaps right after this event (no swap delay), so the next frame sees the new height.
+    requestAnimationFrame(function () { pane.scrollTop += pane.scrollHeight - height; });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
-    // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top,
-    // with the page zoomed to a readable width.
-    if (document.querySelector(".audit")) { markCurrent(); readableZoom(); showSpan(); }
+    // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top.
+    if (document.querySelector(".audit")) { markCurrent(); showSpan(); }
   });
   // A "#span" link makes the browser scroll the window to the mark as well; where the panes scroll on
   // their own (wide screens) that only hides the header, so the window goes back to the top. The page images
   // have their size only now, so both panes are centred on the span again.
   window.addEventListener("load", function () {
     if (!document.querySelector(".audit")) return;
-    var source = document.querySelector(".audit-source");
-    if (source && getComputedStyle(source).overflowY !== "visible") window.scrollTo(0, 0);
+    if (!oneColumn()) window.scrollTo(0, 0);
     showSpan();
   });
 })();

@@ -153,7 +153,20 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     source = page.request.get(
         f"{base}/api/documents/{span['document_id']}/text?start={span['start']}&end={span['end']}").json()
     assert mark.text_content() == span["quote"] == source["text"]
+    boxes = page.locator("svg.span-boxes rect")
+    if boxes.count():  # a PDF: the span's boxes on the page, fitted to its pane, in view too
+        expect(boxes.first).to_be_in_viewport()
     shot(page, "04-audit", full=False)
+    # On a phone the audit opens on the span too, a few screens tall (the text around the span, not the paper).
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.reload()
+    page.wait_for_function("Array.from(document.images).every(i => i.complete)")
+    page.wait_for_timeout(200)
+    expect(boxes.first if boxes.count() else mark).to_be_in_viewport()
+    assert page.evaluate("document.documentElement.scrollHeight") < 10 * 740
+    expect(page.locator(".keys-hint")).to_be_hidden()
+    shot(page, "04-audit-phone", full=False)
+    page.set_viewport_size({"width": 1366, "height": 900})
 
     # Compare with a run of another system.
     run_b = ask(page, base, "Journey papers", "single_pass")

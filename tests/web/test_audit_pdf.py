@@ -76,7 +76,7 @@ def test_it_draws_a_cross_page_span_on_both_pages(logged_in_client, run_with_pdf
 def test_it_serves_the_page_image_and_caches_it(logged_in_client, pdf_document, settings):
     response = logged_in_client.get(f"/documents/{pdf_document.pk}/pages/2.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
-    assert b"".join(response.streaming_content)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert response.content[:8] == b"\x89PNG\r\n\x1a\n"
     assert list((settings.EVIDENCE_PAGE_CACHE_DIR).rglob("p2@2.png"))
     assert logged_in_client.get(f"/documents/{pdf_document.pk}/pages/99.png").status_code == 404
 
