@@ -10,8 +10,13 @@ BENCH_GROUPS := retrieval retrieval-100k retrieval-1m embed embed-quality index 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@boot=$$(scripts/find-python.sh) || exit 1; \
 	if [ ! -x $(PY) ]; then echo "creating $(VENV) with $$boot"; "$$boot" -m venv $(VENV) || exit 1; fi
-	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
+	@# A line per package as pip takes it (a first install is a few minutes of downloads, never silent).
+	@echo "installing the requirements into $(VENV) (a few minutes the first time; a line per package)"
+	@set -o pipefail; $(PY) -m pip install --disable-pip-version-check --progress-bar off -r requirements.txt \
+		| { grep --line-buffered -E '^ *(Collecting|Building wheel|Installing collected)' | cut -c1-100 || true; }
+	@set -o pipefail; $(PY) -m pip install --disable-pip-version-check --progress-bar off --no-deps \
+		-r requirements-nodeps.txt | { grep --line-buffered -E '^ *(Collecting|Building wheel)' || true; }
+	@echo "requirements installed"
 	@touch $(STAMP)
 
 services: $(STAMP)

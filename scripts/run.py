@@ -11,23 +11,31 @@ server, Postgres and Redis stay up and the log says what happened); Ctrl-C stops
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+STARTED = time.monotonic()
 WEB_HOST = os.environ.get("EVIDENCE_HOST", "127.0.0.1")
 WEB_PORT = int(os.environ.get("EVIDENCE_PORT", "8000"))
 WORKER_POOL = os.environ.get("EVIDENCE_WORKER_POOL", "prefork")
 WORKER_CONCURRENCY = int(os.environ.get("EVIDENCE_WORKER_CONCURRENCY", "2"))
 RESTART_WINDOW_S = 60.0
 MAX_RESTARTS_PER_WINDOW = 5
+START_WAIT_S = float(os.environ.get("EVIDENCE_START_WAIT_S", "180"))  # for /health to say 200 before the banner
+# Celery warns a worker started as root. It takes only JSON messages (its default; never pickle), so a message
+# cannot make it run anything but the app's own tasks; `make run` started as root says so once instead.
+ROOT_WARNING = "ignore:You're running the worker with superuser privileges:Warning"
 
 
 # The queues System 1's batches (EVIDENCE_JUDGE_QUEUE), runs and files (EVIDENCE_TASK_QUEUE) and the background
@@ -43,8 +51,9 @@ QUEUES = ",".join(
 def worker_command(python: str = PY, pool: str = WORKER_POOL, queues: str = QUEUES,
                    hostname: str = "evidence@%h") -> list[str]:
     """The Celery worker as the app ships it: prefork pool, the default and System 1 queues."""
+    quiet_root = ["-W", ROOT_WARNING] if running_as_root() else []
     return [
-        python, "-m", "celery", "-A", "researchapp", "worker",
+        python, *quiet_root, "-m", "celery", "-A", "researchapp", "worker",
         "--pool", pool,
         "--concurrency", str(WORKER_CONCURRENCY),
         "--queues", queues,
@@ -57,6 +66,10 @@ def web_command(python: str = PY, host: str = WEB_HOST, port: int = WEB_PORT) ->
     """The ASGI web server (pages, API, event streams)."""
     return [python, "-m", "uvicorn", "researchapp.asgi:application", "--host", host, "--port", str(port),
             "--log-level", "warning"]
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def step(args: list[str]) -> None:
@@ -81,6 +94,7 @@ class Supervised:
     def __init__(self, name: str, command: Callable[[], list[str]]) -> None:
         self.name, self.command = name, command
         self.restarts: list[float] = []
+        self.gave_up = False
         self.process = self.start()
 
     def start(self) -> subprocess.Popen[bytes]:
@@ -96,6 +110,7 @@ class Supervised:
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
         if len(self.restarts) >= MAX_RESTARTS_PER_WINDOW:
             log(f"the {self.name} {how} and has restarted {len(self.restarts)} times in the last minute: giving up")
+            self.gave_up = True
             return False
         log(f"the {self.name} {how}: restarting it (the other processes keep running)")
         self.restarts.append(now)
@@ -125,6 +140,45 @@ def start_reader_install() -> subprocess.Popen[bytes] | None:
     return subprocess.Popen([PY, "scripts/install_reader.py"], cwd=ROOT)
 
 
+def health_state(url: str, timeout: float = 4.0) -> tuple[int | None, dict]:
+    """GET /health: its HTTP status and JSON body; (None, {}) while nothing answers on the port."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:  # 503: the web server is up, a service or the worker not yet
+        try:
+            return error.code, json.loads(error.read())
+        except ValueError:
+            return error.code, {}
+    except (OSError, ValueError):
+        return None, {}
+
+
+def not_ready(status: int | None, body: dict) -> str:
+    """Say in words what /health does not yet report as ok."""
+    if status is None:
+        return "the web server does not answer"
+    failing = [name for name, check in body.get("checks", {}).items() if check.get("status") != "ok"]
+    return f"not ok: {', '.join(failing)}" if failing else f"/health answers {status}"
+
+
+def wait_until_healthy(url: str, children: list[Supervised], limit_s: float, poll_s: float = 0.25) -> str | None:
+    """Supervise the children until /health answers 200 (database, broker and a live worker); None then, else why not.
+
+    The banner follows this, so the app it announces answers questions: the worker takes a few seconds to start.
+    """
+    deadline = time.monotonic() + limit_s
+    while True:
+        if not all(child.check() for child in children):
+            return next(f"the {c.name} keeps exiting" for c in children if c.gave_up)
+        status, body = health_state(url)
+        if status == 200:
+            return None
+        if time.monotonic() > deadline:
+            return not_ready(status, body)
+        time.sleep(poll_s)
+
+
 def _interrupt(*_args: object) -> None:
     raise KeyboardInterrupt
 
@@ -136,18 +190,28 @@ def serve() -> None:
     step([PY, "scripts/services.py", "up"])
     children: list[Supervised] = []
     installer: subprocess.Popen[bytes] | None = None
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops everything as Ctrl-C does
     try:
         step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
         step([PY, "manage.py", "prepare_static"])  # the compressed copies the web server sends, when out of date
         step([PY, "manage.py", "reembed"])  # collections made with an older embedding model, with a progress bar
         step([PY, "manage.py", "load_demo"])
         installer = start_reader_install()
+        if running_as_root():
+            log("the worker runs as root, as this script does; it takes only JSON messages, so Celery's warning "
+                "about root is left out (run `make run` as an ordinary user to avoid root)")
         children.append(Supervised("worker", worker_command))
         children.append(Supervised("web server", web_command))
-        print(f"\nEvidence desk is running at http://{WEB_HOST}:{WEB_PORT}/  (log in as demo / demo-password)")
-        print(f"Health: http://{WEB_HOST}:{WEB_PORT}/health · API docs: http://{WEB_HOST}:{WEB_PORT}/api/docs")
+        url = f"http://{WEB_HOST}:{WEB_PORT}"
+        missing = wait_until_healthy(f"{url}/health", children, START_WAIT_S)
+        if any(child.gave_up for child in children):
+            return
+        if missing:
+            log(f"not healthy after {START_WAIT_S:.0f} s ({missing}): see {url}/health")
+        print(f"\nEvidence desk is running at {url}/  (log in as demo / demo-password; ready in "
+              f"{time.monotonic() - STARTED:.0f} s)")
+        print(f"Health: {url}/health · API docs: {url}/api/docs")
         print("Press Ctrl-C to stop everything.\n", flush=True)
-        signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops everything as Ctrl-C does
         while all(child.check() for child in children):
             time.sleep(0.5)
     except KeyboardInterrupt:
