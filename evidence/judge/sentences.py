@@ -35,6 +35,12 @@ _HEADER = re.compile(
     r"frontiers in|\bissn\b|open access|licen[cs]e",
     re.I,
 )
+# A link or a table's rule glyphs inside a sentence that is otherwise prose (a footnote "²REVERB uses OpenNLP for POS
+# tagging: http://...", a sentence after a flattened table) make no header: the prose is evidence.
+_LINK_OR_RULE = re.compile(r"(?:https?://|www\.)\S*|\|")
+_PROSE_WORD = re.compile(r"\b[a-z]{3,}\b")
+PROSE_WORDS = 4  # lowercase words beside the link or rules that make a sentence prose, not a header
+
 _BIB = re.compile(
     r"^(?:[Ii]n\s+)?(?:[Pp]roc(?:eedings)?\.?\s|arXiv|CoRR|IEEE|ACM)|^In [A-Z]{2,}\b|^[A-Z]{2,}\s*\d{0,4}\.?$|"
     r"^\(?(?:19|20)\d\d[a-z]?\)?\.?$"
@@ -65,11 +71,17 @@ def is_junk(block: Block, title: str = "", before_body: bool = False) -> bool:
         return True
     if len(text) < 25 or (title and text.lower().rstrip(".") == title.lower().rstrip(".")):
         return True
-    if _HEADER.search(text) and len(text) < 200:
+    if _HEADER.search(text) and len(text) < 200 and not _prose_beside_links(text):
         return True
     if len(text) < 70 and _SHORT_BIB.search(text):
         return True  # a fragment of a bib entry ("In AAAI.", "Smith et al., 2017.")
     return bool(_BIB.search(text) or _NAME_LIST.match(text) or _CONTRIBUTIONS.match(text))
+
+
+def _prose_beside_links(text: str) -> bool:
+    """Whether a sentence whose only header marks are links or table rules says something in words."""
+    rest = _LINK_OR_RULE.sub(" ", text)
+    return not _HEADER.search(rest) and len(_PROSE_WORD.findall(rest)) >= PROSE_WORDS
 
 
 def body_flags(blocks: Sequence[Block], title: str) -> list[bool]:
@@ -159,6 +171,60 @@ def score_sentences(
     cosine = np.asarray(vectors, dtype=float) @ np.asarray(question_vec, dtype=float)
     score = zscore(sentence_bm25) + CONTEXT_WEIGHT * zscore(context_bm25) + zscore(cosine) + TYPE_BONUS * type_match
     return SentenceScores(score, sentence_bm25, cosine, coverage(weights, context))
+
+
+RANK_FEATURES = ("bm25", "cosine", "context", "type_match", "coverage", "summary", "position", "table_row", "caption",
+                 "length")  # fmt: skip
+_CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*[\dIVX]+", re.I)
+_NUMBER = re.compile(r"^[-+±]?[\d.,%]+[‡†*]?$")
+CAPTION_REACH = 40  # sentences: a table row reads the caption this far above it
+
+
+def table_row_share(text: str) -> float:
+    """The share of a sentence's tokens that are numbers (a results-table row is mostly numbers)."""
+    tokens = text.split()
+    return sum(bool(_NUMBER.match(t)) for t in tokens) / len(tokens) if tokens else 0.0
+
+
+def nearest_captions(texts: Sequence[str]) -> list[str]:
+    """Per sentence in text order, the table caption at most CAPTION_REACH sentences above it ("" for none)."""
+    out, caption, at = [], "", -CAPTION_REACH - 1
+    for i, text in enumerate(texts):
+        if _CAPTION.match(text):
+            caption, at = text, i
+        out.append(caption if i - at <= CAPTION_REACH else "")
+    return out
+
+
+def rank_features(
+    weights: dict[str, float],
+    scores: SentenceScores,
+    texts: Sequence[str],
+    neighbours: Sequence[str],
+    captions: Sequence[str],
+    type_match: np.ndarray,
+    positions: np.ndarray,
+    summary: np.ndarray,
+) -> np.ndarray:
+    """The sentence ranker's inputs (RANK_FEATURES, one row per candidate): how well the sentence, its
+    neighbours and, for a table row, its table's caption fit the question; where it stands; what it looks like."""
+    context = weighted_bm25(weights, [list(terms(t)) for t in neighbours])
+    rows = np.array([table_row_share(t) for t in texts])
+    caption = weighted_bm25(weights, [list(terms(c)) for c in captions]) * (rows >= 0.3)
+    return np.column_stack(
+        [
+            zscore(scores.bm25),
+            zscore(scores.cosine),
+            zscore(context),
+            type_match,
+            scores.coverage,
+            summary,
+            positions,
+            rows,
+            zscore(caption),
+            np.log1p([len(t) for t in texts]),
+        ]
+    )
 
 
 def coverage(weights: dict[str, float], token_lists: Sequence[Sequence[str]]) -> np.ndarray:

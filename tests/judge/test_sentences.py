@@ -2,7 +2,16 @@
 
 import numpy as np
 
-from evidence.judge.sentences import body_flags, coverage, is_junk, score_sentences
+from evidence.judge.sentences import (
+    RANK_FEATURES,
+    body_flags,
+    coverage,
+    is_junk,
+    nearest_captions,
+    rank_features,
+    score_sentences,
+    table_row_share,
+)
 from evidence.judge.types import Block
 
 
@@ -69,3 +78,39 @@ def test_summary_sections_are_the_abstract_introduction_and_conclusion():
     )
     assert summary_section("Conclusiones")
     assert not summary_section("3 Extracting Metadata") and not summary_section("") and not summary_section(None)
+
+
+def test_a_footnote_or_sentence_with_a_link_is_evidence_but_a_bare_link_or_header_is_not():
+    # a real footnote of the ReVerb paper (dev2): the answer to "which toolkit for POS tagging?"
+    assert not is_junk(block("²REVERB uses OpenNLP for POS tagging and NP chunking: http://opennlp.sourceforge.net/"))
+    assert not is_junk(block("Measured in terms of AER | | A S |, agreement between the two annotators was 93.1%."))
+    assert is_junk(block("Available at http://www.example.org/data"))
+    assert is_junk(block("Journal of Machine Learning Research 3 (2003) 993-1022 | www.jmlr.org"))
+
+
+def test_a_table_row_is_read_with_its_tables_caption():
+    texts = [
+        "Table 1 presents F1 of event detection on the ACE2005 test set.",
+        "HGEED [17] 80.1 72.7 76.2",
+        "We thank the reviewers.",
+    ]
+    assert nearest_captions(texts) == ["Table 1 presents F1 of event detection on the ACE2005 test set."] * 3
+    assert table_row_share(texts[1]) == 0.6 and table_row_share(texts[2]) == 0.0
+    weights = {"f1": 1.0, "ace2005": 1.0, "hgeed": 1.0}
+    scores = score_sentences(weights, np.zeros(3), texts, np.eye(3), texts, np.zeros(3))
+    rows = rank_features(weights, scores, texts, texts, nearest_captions(texts), np.zeros(3), np.zeros(3), np.zeros(3))
+    caption = RANK_FEATURES.index("caption")
+    assert rows.shape == (3, len(RANK_FEATURES))
+    assert rows[1, caption] > rows[0, caption] and rows[1, caption] > rows[2, caption]  # only the row reads it
+
+
+def test_the_shipped_sentence_ranker_reads_the_features_the_reader_computes():
+    from evidence.agent.readers.general import RANK_HEAD, _head
+
+    head = _head(RANK_HEAD)
+    assert head is not None and head.features == list(RANK_FEATURES)
+    assert head.meta["fitted_on"].startswith("realqa dev.json + dev2.json part A")
+    rows = np.zeros((2, len(RANK_FEATURES)))
+    rows[0, RANK_FEATURES.index("type_match")] = 1.0  # holding what is asked ranks a sentence higher
+    logits = head.raw(head.select(rows, RANK_FEATURES))
+    assert logits[0] > logits[1]

@@ -22,7 +22,17 @@ from ...answers.question import analyse
 from ...judge.features import terms
 from ...judge.heads import PARAMS_DIR, Head, sigmoid
 from ...judge.localize import EvidenceSpan
-from ...judge.sentences import TYPE_BONUS, body_flags, question_terms, score_sentences, split_scope, summary_section
+from ...judge.sentences import (
+    RANK_FEATURES,
+    TYPE_BONUS,
+    body_flags,
+    nearest_captions,
+    question_terms,
+    rank_features,
+    score_sentences,
+    split_scope,
+    summary_section,
+)
 from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
 from ..core import NOT_FOUND, QUESTION_WORDS, Answer, Outcome, Plan, RunContext, compose, load_document_units, reader_of
@@ -34,6 +44,7 @@ DETAIL_KINDS = ("count", "quantity", "percentage", "year", "name")
 SUMMARY_PENALTY = 1.0  # in z units: a sentence of the abstract, introduction or conclusion, for a detail
 SCOPE_WEIGHT = 0.1  # the weight of the terms only the question's document-naming phrase holds
 SPAN_HEAD = "qa_span"
+RANK_HEAD = "sentence_rank"  # bench/answers/fit_sentence_ranker.py: fitted on dev and dev2 part A
 SPAN_FEATURES = ("score", "rank", "coverage", "cosine")
 
 
@@ -70,14 +81,17 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     from ...encode.embedding import get_embedder
 
     asked = analyse(question)
-    blocks, neighbours = [], []
+    blocks, neighbours, captions, positions = [], [], [], []
     for paper in papers:
         junk = body_flags(list(paper.blocks), paper.title)
+        above = nearest_captions([b.text for b in paper.blocks])
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
                 lo, hi = max(0, i - 1), min(len(paper.blocks), i + 2)
                 neighbours.append(" ".join(b.text for b in paper.blocks[lo:hi]))
+                captions.append(above[i])
+                positions.append(i / max(len(paper.blocks) - 1, 1))
     if not blocks:
         return [], {}
     focus, _scope = split_scope(question)
@@ -91,14 +105,16 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     # A sentence that holds what is asked (a number in the asked measure's unit, a name...) is preferred.
     held = [holds_kind(" ".join(b.text.split()), asked) for b in blocks]
     type_match = np.array([float(h) + float(f) for h, f in held])
+    summary = np.array([float(summary_section(b.label)) for b in blocks])
     if asked.kind in DETAIL_KINDS:
         # A detail (a count, a name...) is stated where the work is described; abstracts, introductions and
         # conclusions restate the paper's topic in the question's words without it.
-        type_match = type_match - SUMMARY_PENALTY / TYPE_BONUS * np.array(
-            [float(summary_section(b.label)) for b in blocks]
-        )
+        type_match = type_match - SUMMARY_PENALTY / TYPE_BONUS * summary
     weights = question_terms(question, sorted(QUESTION_WORDS), SCOPE_WEIGHT)
-    scores = score_sentences(weights, question_vec, [b.text for b in blocks], vectors, neighbours, type_match)
+    texts = [b.text for b in blocks]
+    scores = score_sentences(weights, question_vec, texts, vectors, neighbours, type_match)
+    features = rank_features(weights, scores, texts, neighbours, captions, type_match, np.asarray(positions), summary)
+    ranker = _head(RANK_HEAD)
     vocabulary = {t for paper in papers for b in paper.blocks for t in terms(b.text)}
     focus_terms = [t for t in question_terms(focus or question, sorted(QUESTION_WORDS))]
     absent = sum(t not in vocabulary for t in focus_terms) / max(len(focus_terms), 1)
@@ -108,6 +124,9 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
         "coverage": scores.coverage,
         "cosine": scores.cosine,
         "type_match": type_match,
+        # The order the reader reads them in: the fitted sentence ranker's, else the score's.
+        "rank": ranker.raw(ranker.select(features, RANK_FEATURES)) if ranker is not None else scores.score,
+        "features": features,
     }
 
 
@@ -116,7 +135,7 @@ EVIDENCE_K = 6  # sentences the answer layer cuts candidates from (the best by t
 
 def top_sentences(s: dict[str, np.ndarray], k: int = EVIDENCE_K) -> list[tuple[int, Sentence]]:
     """Return the k best-scored sentences as (block index, the answer layer's view of it), best first."""
-    order = [int(i) for i in np.argsort(-s["score"], kind="stable")[:k]]
+    order = [int(i) for i in np.argsort(-s.get("rank", s["score"]), kind="stable")[:k]]
     out = []
     for rank, i in enumerate(order):
         row = span_row(s, i, rank)
