@@ -7,8 +7,9 @@ into part A and the held-out part B by paper, bench/answers/data.py), the gold p
 it (`readers/general.read_whole`: every body sentence scored for the question, in the order the reader takes
 them: the fitted sentence ranker's, judge/params/sentence_rank.json, else the hand-set score) and the gold quotes
 are located in its stored text. A question counts at N when a sentence among the N best overlaps a gold range (the
-reader's input is the best `EVIDENCE_K`, then trimmed to a word budget: `in_reader_input`). Rows say where the missed sentence was: its
-section label, and whether it was skipped as front matter / running head / reference (not a candidate at all).
+reader's input is the best `EVIDENCE_K`, then trimmed to a word budget: `in_reader_input`). Rows say where the
+missed sentence was: its section label, and whether it was skipped as front matter / running head / reference (not
+a candidate at all).
 One JSON line per set, then (--rows) one per question.
 """
 
