@@ -2,6 +2,9 @@
 
 from django import template
 
+from ..forms import SYSTEM_LABELS
+from ..models import Citation, Run
+from ..presenting.answers import AnswerView, answer_view, confidence_words
 from ..views.statuses import status_words as words_of_status
 
 register = template.Library()
@@ -11,3 +14,21 @@ register = template.Library()
 def status_words(status: object) -> str:
     """`{{ run.status|status_words }}`: "Stopped: round limit" for round_cap."""
     return words_of_status(status)
+
+
+@register.filter
+def system_name(system: object) -> str:
+    """`{{ run.system|system_name }}`: "Dual (planner + System 1 judge)" for dual, as the Ask form names it."""
+    return SYSTEM_LABELS.get(str(system), str(system).replace("_", " ").capitalize())
+
+
+@register.filter
+def confidence(p: float | None) -> str:
+    """`{{ short.confidence|confidence }}`: "likely right, 82%"."""
+    return confidence_words(p)
+
+
+@register.simple_tag
+def answer_of(run: Run, citations: list[Citation]) -> AnswerView:
+    """`{% answer_of run citations as answer %}`: the answer laid out answer first (every page that shows one)."""
+    return answer_view(run, citations)

@@ -32,8 +32,12 @@ def chosen_documents(form: AskForm, owner) -> list[tuple[str, str, bool]]:
     return [(docid, titles.get(docid, docid), docid in titles) for docid in docids]
 
 
+# What "Ask again" carries over from a run (the form's fields; a value the form does not offer is left out there).
+ASK_AGAIN_FIELDS = ("collection", "question", "documents", "system", "searcher", "task")
+
+
 def ask(request: HttpRequest) -> HttpResponse:
-    initial = {"collection": request.GET.get("collection"), "documents": request.GET.get("documents", "")}
+    initial = {key: request.GET[key] for key in ASK_AGAIN_FIELDS if request.GET.get(key)}
     form = AskForm(request.POST or None, owner=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

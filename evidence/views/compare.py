@@ -172,6 +172,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             citation_groups=list(groups.items()),
             verdict=answers,
             differences=differences(a.run, b.run),
+            paid=any(run.calls or run.spent_usd for run in (a.run, b.run)),
             chart=funnel_chart(a.funnel, b.funnel),
         )
     return render(request, "evidence/compare.html", context)

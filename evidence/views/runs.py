@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import events
@@ -13,6 +17,7 @@ from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
 from ..presenting import answers
 from ..services import runs as run_service
+from ..stored_answer import StoredAnswer
 from . import timeline
 from .statuses import status_choices, status_words
 
@@ -30,8 +35,33 @@ def run_context(run: Run) -> dict[str, object]:
         "short": answers.short_answer_view(run),
         "scope": scope_documents(run),
         "thread": [(step, answers.short_answer_view(step)) for step in run_service.thread_of(run)],
+        "ask_again": ask_again_url(run),
+        "rejected_guess": rejected_guess(run),
         **timeline.metrics(run),
     }
+
+
+def ask_again_url(run: Run) -> str:
+    """The Ask page filled in as this run was asked: its question, collection, documents, system, searcher, task."""
+    config = run.config or {}
+    fields = {
+        "collection": run.collection_id,
+        "question": run.question,
+        "documents": ",".join(str(d) for d in config.get("scope_docids") or []),
+        "system": run.system,
+        "searcher": config.get("searcher") or "",
+        "task": run.task,
+    }
+    return f"{reverse('ask')}?{urlencode({k: v for k, v in fields.items() if v not in ('', None)})}"
+
+
+def rejected_guess(run: Run) -> dict[str, object] | None:
+    """A withheld answer's best guess and its chance of being right, for the research details only (never as the
+    answer)."""
+    stored = StoredAnswer.of(run)
+    if stored.outcome != "no_short_answer" or not stored.candidate or stored.p_right is None:
+        return None
+    return {"text": stored.candidate, "percent": round(100 * stored.p_right)}
 
 
 def scope_documents(run: Run) -> list[tuple[int, str]]:
@@ -69,7 +99,12 @@ def events_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def runs_list(request: HttpRequest) -> HttpResponse:
-    runs = Run.objects.filter(owner=request.user).select_related("collection").order_by("-created_at")
+    runs = (
+        Run.objects.filter(owner=request.user)
+        .select_related("collection", "follows")
+        .annotate(follow_up_count=Count("follow_ups"))
+        .order_by("-created_at")
+    )
     collections = Collection.objects.filter(owner=request.user).order_by("name")
     chosen = {key: request.GET.get(key, "") for key in ("collection", "system", "status")}
     if chosen["collection"].isdecimal():

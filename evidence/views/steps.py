@@ -106,8 +106,8 @@ def headline(kind: str, p: dict[str, Any], title: str, searched: int | None = No
         probability = p.get("probability")
         if not isinstance(probability, (int, float)):
             return f"Judged {name}"
-        verdict = "likely holds evidence" if probability >= 0.5 else "unlikely to hold evidence"
-        return f"Judged {name}: {verdict} (relevance {probability:.2f})"
+        verdict = "relevant" if probability >= 0.5 else "not relevant"
+        return f"The fast reader judged {name} {verdict} ({round(100 * probability)}%)"
     if kind == "reading":
         return f"Reading {count(_documents(p), 'document')}…"
     if kind == "request_evidence":

@@ -64,6 +64,13 @@ class Entry:
     detail: str = ""
     group: str = "other"
     folded: bool = False
+    documents: list[str] = field(default_factory=list)  # the titles of the documents a step names in "docids"
+
+
+def _listed(payload: dict[str, Any] | None) -> list[Any]:
+    """The document ids a step lists (its "docids"), [] when it lists none."""
+    docids = (payload or {}).get("docids")
+    return list(dict.fromkeys(docids)) if isinstance(docids, list) else []
 
 
 def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
@@ -71,6 +78,7 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
     are not steps: the metrics panel shows the latest as what the run is doing)."""
     events = [e for e in events if e.kind != PROGRESS]
     docids = {str(e.payload.get("docid")) for e in events if e.payload.get("docid")}
+    docids |= {str(d) for e in events for d in _listed(e.payload)}
     titles = dict(
         Document.objects.filter(collection_id=run.collection_id, docid__in=docids).values_list("docid", "title")
     )
@@ -97,6 +105,7 @@ def entries(run: Run, events: list[RunEvent]) -> list[Entry]:
             known=event.kind in KNOWN_KINDS,
             group=GROUPS.get(event.kind, "other"),
             folded=event.kind in FOLDED,
+            documents=[titles.get(str(d)) or str(d) for d in _listed(payload)],
         )
         entry.headline = headline(event.kind, payload, entry.title, searched.get(event.seq))
         entry.detail = detail(event.kind, payload)
@@ -143,6 +152,8 @@ def metrics(run: Run) -> dict[str, Any]:
         "elapsed_s": elapsed,
         "elapsed_pct": _pct(elapsed, run.budget_s),
         "spend_pct": _pct(run.spent_usd, run.spend_cap_usd),
+        # Spend and model calls mean something only when a paid model ran: an offline run shows neither.
+        "paid": bool(run.calls or run.spent_usd),
         "funnel": funnel,
         "funnel_final": run.is_finished and bool(run.trajectory),
     }

@@ -123,6 +123,7 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     run_a = ask(page, base, "Journey papers", "dual")
     expect(page.locator("#run-page.finished")).to_be_visible(timeout=180_000)
     shot(page, "03-run")
+    page.click("#research > summary")  # the research is folded below the answer once the run ended
     for kind in ("search", "judgment", "evidence"):
         expect(page.locator(f"li.step[data-kind='{kind}']").first).to_be_visible()
     # The live stream as the browser's EventSource reads it from uvicorn: each step, then the end.

@@ -56,6 +56,7 @@ def test_the_picker_limits_a_run(page: Page, asgi_server, celery_worker, user, c
     expect(page.locator("#run-page.finished")).to_be_visible(timeout=60_000)
     searched = [hit["docid"] for e in run.events.filter(kind="search") for hit in e.payload.get("top", [])]
     assert searched and set(searched) == {chosen.docid}
+    page.click("#research > summary")  # the research is folded below the answer once the run ended
     expect(page.locator("li.step[data-kind='search'] .headline").first).to_contain_text("Searched “")
     shot(page, "run-plain-steps")
     page.check("input[name=step-filter][value=search]")

@@ -69,7 +69,7 @@ def test_the_run_page_filters_folds_and_explains(logged_in_client, finished_run)
     assert 'name="step-filter" value="search"' in html and 'name="step-filter" value="evidence"' in html
     assert 'data-group="search"' in html and 'data-group="evidence"' in html
     assert "<details" in html and 'data-fold="close"' in html
-    assert "read by the planner" in html and 'title="Documents the planner (System 2) opened' in html
+    assert "Read by the planner" in html and 'title="Documents the planner (System 2) opened' in html
     assert "Searched “caffeine sleep” — 1 ranked, top 1 shown" in html
 
 
@@ -90,4 +90,4 @@ def test_steps_use_no_engineer_words(run):
         text = entry.headline + " " + re.sub(r"<[^>]+>", " ", html)
         for engineer in ("System 1", "kept as", "s1", "(p ", "chars "):
             assert engineer not in text, (kind, engineer, text)
-    assert "relevance 0.54" in timeline.entries(run, [run.events.get(kind="judgment")])[0].headline
+    assert "“A” relevant (54%)" in timeline.entries(run, [run.events.get(kind="judgment")])[0].headline
