@@ -35,7 +35,18 @@ from ...judge.sentences import (
 )
 from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
-from ..core import NOT_FOUND, QUESTION_WORDS, Answer, Outcome, Plan, RunContext, compose, load_document_units, reader_of
+from ..core import (
+    NOT_FOUND,
+    QUESTION_WORDS,
+    SCOPED_PASSAGE_LIMIT,
+    Answer,
+    Outcome,
+    Plan,
+    RunContext,
+    compose,
+    load_document_units,
+    reader_of,
+)
 
 LONG_DOCUMENT = 30  # sentences: a document this long is read whole, sentence by sentence
 SECOND_PAPER = 0.8  # the runner-up is read too when its hit score is within this share of the best
@@ -60,6 +71,16 @@ def papers_to_read(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
     units = load_document_units(ctx.run.collection_id, chosen, "sentence", with_vectors=True)
     if not units or units[0].docid != ranked[0][0] or len(units[0].blocks) < LONG_DOCUMENT:
         return []
+    return [u for u in units if len(u.blocks) >= LONG_DOCUMENT]
+
+
+def scoped_papers_to_read(ctx: RunContext) -> list[Unit]:
+    """A run asked about up to three documents ("Ask about this document"): those of them long enough to read
+    whole, sentence by sentence, as the whole collection's question reads its best papers; else []."""
+    scope = ctx.tools.scope
+    if not scope or len(scope) > SCOPED_PASSAGE_LIMIT:
+        return []
+    units = load_document_units(ctx.run.collection_id, sorted(scope), "sentence", with_vectors=True)
     return [u for u in units if len(u.blocks) >= LONG_DOCUMENT]
 
 

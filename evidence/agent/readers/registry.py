@@ -4,8 +4,9 @@ The question and its candidates choose the reader, never a flag: the first reade
 has reads it (`read_by_shape`). Each reader records its judgments and delivers judged spans with their
 probabilities through the run context, then answers from them.
 
-  papers  a run scoped to up to three papers: every paragraph, by section (papers.py)
-  whole   an open question whose top hits are long documents: read whole, sentence by sentence (reader.py)
+  whole   a run scoped to up to three long documents, or an open question whose top hits are long documents:
+          read whole, sentence by sentence (general.py), the papers the question is about or the best found
+  papers  a run scoped to up to three shorter papers: every paragraph, by section (papers.py)
   pairs   two linked short paragraphs (one names the other, or the question names both) (multihop.py)
 
 A question none of them takes goes through the dual system's search loop (SPEC 4's localization and mining).
@@ -23,7 +24,7 @@ from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
 from ..core import Outcome, Plan, RunContext, load_units
-from .general import answer_whole_papers, papers_to_read
+from .general import answer_whole_papers, papers_to_read, scoped_papers_to_read
 from .localization import request_evidence
 from .pairs import pair_candidates, read_pairs
 from .papers import answer_in_papers, papers_among, read_papers, scoped_papers
@@ -37,6 +38,10 @@ class Reader:
     local_only: bool = False  # a scorer of the local provider's, not a question to any System 1
 
 
+def scoped_long_documents(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
+    return scoped_papers_to_read(ctx) or None
+
+
 def scoped_paper_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
     return scoped_papers(ctx) or None
 
@@ -46,6 +51,7 @@ def long_document_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> li
 
 
 READERS = (
+    Reader("whole", scoped_long_documents, answer_whole_papers, local_only=True),
     Reader("papers", scoped_paper_candidates, answer_in_papers, local_only=True),
     Reader("whole", long_document_candidates, answer_whole_papers, local_only=True),
     Reader("pairs", pair_candidates, read_pairs),
