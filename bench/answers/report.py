@@ -6,6 +6,9 @@ Usage (evaluations made with `manage.py evaluate papers`, through the product pa
 
 Part A of dev2 checked the answer layer's choices (its calibration and thresholds were fitted on it, out of fold);
 part B (every second paper by name, bench/answers/data.py) was never used for any choice. One JSON line per set.
+`in_reader_input`: of the answerable questions read by the whole-paper reader, the share whose gold sentence was
+among the sentences the reader model was given (the stored evidence rows, best first, cut to the reader's word
+budget as reading.sentences_within cuts them); `whole_paper_read` says how many that was.
 """
 
 from __future__ import annotations
@@ -20,6 +23,29 @@ sys.path.insert(0, str(ROOT))
 from bench.answers.common import django_setup  # noqa: E402
 
 
+def in_reader_input(item, gold: dict) -> bool | None:
+    """Whether the gold sentence was in the reader's input (None: not read by the whole-paper reader)."""
+    from django.conf import settings
+
+    from evidence.answers.features import Sentence
+    from evidence.eval.metrics_papers import locate_quote
+    from evidence.reader.reading import sentences_within
+    from evidence.stored_answer import StoredAnswer
+
+    rows = StoredAnswer.of(item.run).signals.get("evidence")
+    if not rows or gold["type"] == "unanswerable":
+        return None
+    texts = dict(
+        item.run.collection.documents.filter(docid__in={r["docid"] for r in rows}).values_list("docid", "text")
+    )
+    best = [Sentence(texts.get(r["docid"], "")[r["start"] : r["end"]], n, 0.0, 0.0) for n, r in enumerate(rows)]
+    read = rows[: sentences_within(best, int(settings.EVIDENCE_READER_SENTENCES))]
+    ranges = [
+        (e["docid"], a, b) for e in gold["evidence"] for a, b in locate_quote(texts.get(e["docid"], ""), e["quote"])
+    ]
+    return any(r["docid"] == d and r["start"] < b and a < r["end"] for r in read for d, a, b in ranges)
+
+
 def main() -> None:
     django_setup()
     from bench.answers.data import HELD_OUT, paper_of
@@ -30,19 +56,29 @@ def main() -> None:
     for spec in sys.argv[1:]:
         name, rest = spec.split("=", 1)
         evaluation_id, _, questions = rest.partition(":")
-        papers = paper_of(json.loads(Path(questions).read_text())) if questions else {}
+        golds = {str(q["qid"]): q for q in json.loads(Path(questions).read_text())} if questions else {}
+        papers = paper_of(list(golds.values())) if questions else {}
         evaluation = Evaluation.objects.get(pk=int(evaluation_id))
         parts: dict[str, list] = {}
-        for item in evaluation.items.order_by("pk"):
+        inputs: dict[str, list[bool]] = {}
+        for item in evaluation.items.select_related("run__collection").order_by("pk"):
             part = name
             if name == "dev2":
                 part = "dev2B" if papers[item.qid] in HELD_OUT else "dev2A"
             parts.setdefault(part, []).append(score_from_dict(item.metrics))
             parts.setdefault(f"{name} (all)", []).append(score_from_dict(item.metrics))
+            seen = in_reader_input(item, golds[item.qid]) if item.qid in golds and item.run else None
+            if seen is not None:
+                inputs.setdefault(part, []).append(seen)
+                inputs.setdefault(f"{name} (all)", []).append(seen)
         for part, scores in sorted(parts.items()):
             summary = papers_summary(scores)
+            read = inputs.get(part, [])
+            summary["whole_paper_read"] = len(read)
+            summary["in_reader_input"] = round(sum(read) / len(read), 3) if read else None
             keep = ("questions", "answerable", "evidence_hit", "answer_accuracy", "answer_strict", "candidate_strict",
-                    "withheld", "confident_wrong", "auroc", "ece", "abstain_correct", "false_abstain")  # fmt: skip
+                    "withheld", "confident_wrong", "auroc", "ece", "abstain_correct", "false_abstain",
+                    "whole_paper_read", "in_reader_input")  # fmt: skip
             print(json.dumps({"set": part, "evaluation": evaluation.pk, **{k: summary.get(k) for k in keep}}))
 
 
