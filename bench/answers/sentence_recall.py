@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -64,6 +65,7 @@ def question_rows(owner: str = "demo") -> list[dict]:
             all_blocks = papers[0].blocks
             gold_blocks = [b for b in all_blocks if any(b.start < e and a < b.end for a, e in gold)]
             part = name if name == "dev" else ("dev2B" if docid in HELD_OUT else "dev2A")
+            first = gold_blocks[0] if gold_blocks else None
             rows.append(
                 {
                     "set": part,
@@ -73,7 +75,8 @@ def question_rows(owner: str = "demo") -> list[dict]:
                     "reader_input": reads,
                     "located": bool(gold),
                     "candidate": bool(gold_blocks) and bool(hits),
-                    "section": gold_blocks[0].label if gold_blocks else "",
+                    "section": first.label if first else "",
+                    "location": location_of(first) if first else "unlocated",
                     "sentences": len(blocks),
                     "question": q["question"],
                     "paper": docid,
@@ -82,6 +85,36 @@ def question_rows(owner: str = "demo") -> list[dict]:
                 }
             )
     return rows
+
+
+FOOTNOTE = re.compile(r"^\s*(?:[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]|\d{1,2}(?=[A-Z]))")
+
+
+def location_of(block) -> str:
+    """Where a gold sentence stands: a table row, a footnote, the paper's summary (abstract, introduction,
+    conclusion) or the body."""
+    from evidence.judge.sentences import summary_section, table_row_share
+
+    if table_row_share(block.text) >= 0.3 or (len(block.text) > 600 and table_row_share(block.text) >= 0.2):
+        return "table"
+    if FOOTNOTE.match(block.text):
+        return "footnote"
+    return "summary" if summary_section(block.label) else "body"
+
+
+def by(rows: list[dict], key: str, k: int) -> dict:
+    """recall@k and in the reader's input, per value of a row's key (question type or location)."""
+    out = {}
+    for value in sorted({r[key] for r in rows}):
+        group = [r for r in rows if r[key] == value]
+        out[value] = {
+            "n": len(group),
+            f"recall@{k}": round(sum(r["rank"] is not None and r["rank"] < k for r in group) / len(group), 3),
+            "in_reader_input": round(
+                sum(r["rank"] is not None and r["rank"] < r["reader_input"] for r in group) / len(group), 3
+            ),
+        }
+    return out
 
 
 def summary(rows: list[dict], k: int) -> dict:
@@ -95,6 +128,8 @@ def summary(rows: list[dict], k: int) -> dict:
     out["reader_input_mean"] = round(sum(r["reader_input"] for r in rows) / max(n, 1), 2)
     out["not_a_candidate"] = sum(r["located"] and r["rank"] is None for r in rows)
     out[f"missed_at_{k}"] = [r["qid"] for r in rows if r["rank"] is None or r["rank"] >= k]
+    out["by_type"] = by(rows, "type", k)
+    out["by_location"] = by(rows, "location", k)
     return out
 
 
