@@ -1,14 +1,15 @@
-"""Forms of the browser app: asking a question and creating a collection."""
+"""Forms of the browser app: asking a question, creating a collection, evaluating a question set."""
 
 from __future__ import annotations
 
 from django import forms
 
 from .agent.research import SYSTEM_NAMES
-from .models import Collection, Run
+from .eval.question_sets import MAX_BYTES, MAX_QUESTIONS, QuestionSetError, read_question_set
+from .models import Collection, Evaluation, Run
 from .retrieval.searchers import SEARCHERS
 from .run_config import user_config
-from .services import runs
+from .services import evaluations, runs
 
 SYSTEM_LABELS = {
     "dual": "Dual (planner + System 1 judge)",
@@ -84,3 +85,51 @@ class CollectionForm(forms.ModelForm):
     def save(self, commit: bool = True) -> Collection:
         self.instance.owner = self.owner
         return super().save(commit)
+
+
+class EvaluationForm(forms.Form):
+    """A question set to evaluate over one of the owner's collections with a system (services.evaluations)."""
+
+    questions = forms.FileField(
+        label="Question set",
+        help_text=f"JSON or CSV, up to {MAX_BYTES // 1024} KB and {MAX_QUESTIONS} questions.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,.csv,application/json,text/csv"}),
+    )
+    collection = forms.ModelChoiceField(queryset=Collection.objects.none(), empty_label=None)
+    system = forms.ChoiceField(choices=[(name, SYSTEM_LABELS.get(name, name)) for name in SYSTEM_NAMES], initial="dual")
+
+    def __init__(self, *args, owner, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        self.items: list[dict] = []
+        self.fields["collection"].queryset = Collection.objects.filter(owner=owner).order_by("name")
+
+    def clean_questions(self):
+        upload = self.cleaned_data["questions"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size // 1024} KB, over the limit of {MAX_BYTES // 1024} KB: "
+                "split it into smaller sets."
+            )
+        try:
+            self.items = read_question_set(upload.name, upload.read())
+        except QuestionSetError as error:
+            raise forms.ValidationError(error.problems) from error
+        return upload
+
+    def clean(self) -> dict:
+        # The service's own checks, so the page says why before anything is queued.
+        data = super().clean()
+        if data.get("collection") is not None and self.items:
+            try:
+                evaluations.check_start(self.owner, data["collection"], self.items)
+            except evaluations.EvaluationRefused as error:
+                self.add_error(None, str(error))
+        return data
+
+    def start(self) -> Evaluation:
+        """Start the evaluation the form describes; raises EvaluationRefused as start_evaluation does."""
+        data = self.cleaned_data
+        return evaluations.start_evaluation(
+            self.owner, data["collection"], data["system"], self.items, label=data["questions"].name
+        )

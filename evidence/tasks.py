@@ -110,6 +110,19 @@ def run_research(self, run_id: int) -> str | None:
     return run.status if run else None
 
 
+@shared_task(name="evidence.run_evaluation", acks_late=False)
+def run_evaluation(evaluation_id: int) -> str | None:
+    """Ask a queued evaluation's questions to the end; a repeated delivery is a no-op.
+
+    Acknowledged on receipt: an evaluation outlasts the broker's visibility timeout, and a second delivery would
+    only find it running. A lost worker leaves it stalled (the page says so), never asked twice.
+    """
+    from .services.evaluations import run_evaluation as run
+
+    evaluation = run(evaluation_id)
+    return evaluation.status if evaluation else None
+
+
 @worker_process_init.connect
 def warm_answer_layer(**_kwargs: object) -> None:
     """Load the answer layer's parser in the background when a pool process starts (about 2 s), so the first

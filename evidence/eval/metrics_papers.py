@@ -156,7 +156,9 @@ def score_question(
     `candidate` is the best short answer whether shown or withheld (the confidence is P(it is right)); by default
     the exact answer.
     """
-    answerable = qtype != "unanswerable" and gold_total > 0
+    # A question with no gold quote is still answerable when its answers say so (a CSV's rows may give no quote).
+    stated = any(normalize_tokens(a) != ["unanswerable"] for a in gold_answers)
+    answerable = qtype != "unanswerable" and (gold_total > 0 or stated)
     on_gold = [c for c in cited if any(overlaps(c, g) for g in gold_ranges)]
     abstained = is_abstention(exact_answer)
     return QuestionScore(
@@ -228,7 +230,9 @@ def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
     items = list(scores)
     answerable = [s for s in items if s.answerable]
     unanswerable = [s for s in items if not s.answerable]
-    precisions = [s.evidence_precision for s in answerable if s.evidence_precision is not None]
+    # Evidence is scored where a gold quote says where the answer is.
+    quoted = [s for s in answerable if s.gold_total > 0]
+    precisions = [s.evidence_precision for s in quoted if s.evidence_precision is not None]
 
     def share(values: list[bool]) -> float:
         return round(sum(values) / len(values), 4) if values else 0.0
@@ -237,7 +241,7 @@ def papers_summary(scores: Iterable[QuestionScore]) -> dict[str, float | int]:
         "questions": len(items),
         "answerable": len(answerable),
         "unanswerable": len(unanswerable),
-        "evidence_hit": share([s.evidence_hit for s in answerable]),
+        "evidence_hit": share([s.evidence_hit for s in quoted]),
         "evidence_precision": round(sum(precisions) / len(precisions), 4) if precisions else 0.0,
         "answer_accuracy": share([s.answer_correct for s in answerable]),
         "answer_strict": share([s.answer_strict for s in answerable]),

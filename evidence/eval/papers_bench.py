@@ -10,6 +10,7 @@ from ..models import Collection, Run
 from ..stored_answer import StoredAnswer
 from .benchmarks import EvalQuestion, cited_spans
 from .metrics_papers import QuestionScore, locate_quote, papers_summary, score_question
+from .question_sets import digest
 
 
 class Papers:
@@ -27,11 +28,18 @@ class Papers:
     def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
         return papers_summary(score_from_dict(item) for item in items)
 
-    def __init__(self, questions: Path, collection: str) -> None:
-        self.path, self.collection_name = questions, collection
-        self.raw = json.loads(questions.read_text(encoding="utf-8"))
-        if not isinstance(self.raw, list):
-            raise ValueError(f"{questions} must hold a JSON list of questions (qid, question, answers, evidence)")
+    def __init__(self, questions: Path | list[dict[str, Any]], collection: str) -> None:
+        """Ask `questions` (a realqa JSON file, or its items as read_question_set returns them) over a collection."""
+        self.collection_name = collection
+        self.path = questions if isinstance(questions, Path) else None
+        if isinstance(questions, Path):
+            self.raw = json.loads(questions.read_text(encoding="utf-8"))
+            if not isinstance(self.raw, list):
+                raise ValueError(f"{questions} must hold a JSON list of questions (qid, question, answers, evidence)")
+        else:
+            self.raw = list(questions)
+        # Another question set over the same collection is another evaluation (see runner.evaluation_key).
+        self.data_key = f"{collection}:{digest(self.raw)}"
 
     def collection(self, owner: Any) -> Collection:
         collection = Collection.objects.filter(owner=owner, name=self.collection_name).order_by("pk").first()
@@ -64,14 +72,15 @@ class Papers:
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
         gold = question.gold
-        texts = dict(
-            run.collection.documents.filter(docid__in={d for d, _ in gold["evidence"]}).values_list("docid", "text")
-        )
         ranges, found = [], 0
         for docid, quote in gold["evidence"]:
-            located = locate_quote(texts.get(docid, ""), quote)
+            located = [
+                (name, start, end)
+                for name, text in texts_for(run.collection, docid, quote)
+                for start, end in locate_quote(text, quote)
+            ]
             found += bool(located)
-            ranges.extend((docid, start, end) for start, end in located)
+            ranges.extend(located)
         cited = [(s.document.docid, s.start, s.end) for s in cited_spans(run)]
         stored = StoredAnswer.of(run)
         result = score_question(
@@ -85,7 +94,20 @@ class Papers:
             gold["type"],
             candidate=stored.candidate or None,
         )
-        return {**score_dict(result), "relevant": sorted({d for d, _ in gold["evidence"]})}
+        relevant = {d for d, _ in gold["evidence"] if d} | {docid for docid, _, _ in ranges}
+        return {**score_dict(result), "relevant": sorted(relevant)}
+
+
+def texts_for(collection: Collection, docid: str, quote: str) -> list[tuple[str, str]]:
+    """(docid, text) of the papers a gold quote may be in: its own, or with no docid (a CSV's quotes) every paper
+    holding the quote's longest word (digits left out: a digit may be stored raised or lowered)."""
+    documents = collection.documents.all()
+    if docid:
+        return list(documents.filter(docid=docid).values_list("docid", "text"))
+    words = sorted((w for w in quote.split() if not any(c.isdigit() for c in w)), key=len, reverse=True)
+    if words:
+        documents = documents.filter(text__contains=words[0])
+    return list(documents.values_list("docid", "text"))
 
 
 def score_dict(score: QuestionScore) -> dict[str, Any]:

@@ -29,6 +29,11 @@ def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str,
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def key_of(bench: Benchmark, collection_name: str, system: str, config: dict[str, Any]) -> str:
+    """An evaluation's key: its benchmark, its data (a question set's own key, else the collection), system, config."""
+    return evaluation_key(bench.name, getattr(bench, "data_key", collection_name), system, config)
+
+
 def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestion) -> dict[str, Any]:
     """Ask one question with the evaluation's system; return its metrics with cost, time and funnel."""
     settings_ = EvaluationSettings.of(evaluation.config)
@@ -115,20 +120,23 @@ def evaluate(
     fresh: bool = False,
     preparing: Callable[[int, int], None] | None = None,
     prepare: bool = True,
+    evaluation: Evaluation | None = None,
 ) -> dict[str, Any]:
     """Evaluate (or resume evaluating) a system on a benchmark; return the summary.
 
     The collection is prepared for reading first (as the worker does after an upload), so the questions' figures
     measure reading, not embedding; `preparing(done, total)` reports it, and the summary says how long it took.
-    `prepare` False asks a cold collection (the first questions embed the sentences they read).
+    `prepare` False asks a cold collection (the first questions embed the sentences they read). `evaluation` is
+    the row to fill (services.evaluations creates it); without it one is resumed by its key, or created.
     """
     settings_ = config if isinstance(config, EvaluationSettings) else EvaluationSettings.of(config)
     config = settings_.as_stored()
     collection = bench.collection(owner)
     preparation_s, prepared = prepare_collection(collection.pk, preparing) if prepare else (0.0, 0)
     questions = bench.questions()[: limit or None]
-    key = evaluation_key(bench.name, collection.name, system, config)
-    evaluation = None if fresh else Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
+    key = key_of(bench, collection.name, system, config)
+    if evaluation is None and not fresh:
+        evaluation = Evaluation.objects.filter(owner=owner, key=key).order_by("-created_at").first()
     if evaluation is None:
         evaluation = Evaluation.objects.create(
             owner=owner, benchmark=bench.name, system=system, collection=collection, config=config, key=key

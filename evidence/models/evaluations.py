@@ -14,6 +14,7 @@ class Evaluation(models.Model):
     """One benchmark evaluation: a system over a dataset, with per-question results and a summary."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued"  # started from the browser, waiting for a worker
         RUNNING = "running"
         DONE = "done"
         STOPPED = "stopped"  # the evaluation's spending cap was reached
@@ -28,11 +29,35 @@ class Evaluation(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     summary = models.JSONField(default=dict, blank=True)
     out_dir = models.CharField(max_length=1000, blank=True)
+    label = models.CharField(max_length=200, blank=True)  # the question set's file name
+    questions = models.JSONField(default=list, blank=True)  # a papers evaluation's question set, as asked
+    # Where a background evaluation is: {"stage": "preparing" | "asking", "done", "total", "at" (a timestamp)}.
+    progress = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+
+    FINISHED = (Status.DONE, Status.STOPPED, Status.FAILED)
+    STALLED_AFTER_S = 1800  # no progress for this long: its worker is gone
+
+    @property
+    def finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def total(self) -> int:
+        """How many questions it asks (a CLI evaluation of a benchmark says so only in its summary)."""
+        return len(self.questions) or int(self.summary.get("questions") or 0)
+
+    def is_active(self) -> bool:
+        """Whether it is queued or running and has moved in the last half hour."""
+        if self.finished:
+            return False
+        at = self.progress.get("at") or self.created_at.timestamp()
+        return timezone.now().timestamp() - float(at) < self.STALLED_AFTER_S
 
 
 class EvaluationItem(models.Model):

@@ -294,6 +294,7 @@ LAYERS = {
     3.8: {"agent"},  # agent/research.py, the one way into a run's research
     4: {"schemas", "services.runs", "event_stream", "piserini_backends"},
     5: {"services.replays", "services.reaper", "eval"},
+    5.5: {"services.evaluations"},  # a question set's evaluation: above the runner it drives
     6: {"tasks", "forms", "static_serving"},
     6.5: {"presenting"},  # a run's answer as page pieces, payloads and exports: below views/, api/ and mcp
     7: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},

@@ -12,9 +12,11 @@ from tqdm import tqdm
 from ...agent.research import SYSTEM_NAMES
 from ...eval.benchmarks import HotpotQA, Qasper, SciFact
 from ...eval.papers_bench import Papers
+from ...eval.question_sets import QuestionSetError, read_question_set
 from ...eval.runner import evaluate
 from ...eval.settings import AnswerJudge, EvaluationSettings
 from ...retrieval.searchers import SEARCHERS
+from ...services import evaluations
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 
@@ -49,6 +51,11 @@ class Command(BaseCommand):
         parser.add_argument("--budget", type=float, default=None, help="time budget per question, seconds")
         parser.add_argument("--owner", default=None)
         parser.add_argument("--fresh", action="store_true", help="start a new evaluation instead of resuming")
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help="papers: queue it for a worker, as the Evaluations page does, and print its id (watch it there)",
+        )
         parser.add_argument(
             "--no-prepare",
             action="store_true",
@@ -108,9 +115,38 @@ class Command(BaseCommand):
         owner = self._owner(options["owner"], bench)
         if name_of(bench) == "papers":
             try:
-                bench.collection(owner)
+                collection = bench.collection(owner)
             except ValueError as error:
                 raise CommandError(f"{error} (or give --owner).") from error
+            items = bench.raw[options["offset"] or 0 :][: options["limit"] or None]
+            run_options = {
+                "out_dir": options["out"],
+                "spend_cap_usd": options["spend_cap"],
+                "progress": progress,
+                "preparing": preparing,
+                "prepare": not options["no_prepare"],
+            }
+            # The browser's way in: the same row, task and runner; here it runs in this process unless --background.
+            try:
+                evaluation = evaluations.start_evaluation(
+                    owner,
+                    collection,
+                    system,
+                    items,
+                    label=(options["questions"] or options["data"]).name,
+                    config=config,
+                    fresh=options["fresh"],
+                    background=options["background"],
+                    **({} if options["background"] else run_options),
+                )
+            except evaluations.EvaluationRefused as error:
+                raise CommandError(str(error)) from error
+            summary = evaluation.summary if evaluation.finished else {"evaluation": evaluation.pk, "status": "queued"}
+            preparing_bar.close()
+            bar.n = bar.total
+            bar.close()
+            self.stdout.write(json.dumps(summary))
+            return
         summary = evaluate(
             bench,
             owner,
@@ -138,9 +174,10 @@ class Command(BaseCommand):
             if not questions.exists():
                 raise CommandError(f"{questions} does not exist: give --questions FILE.")
             try:
-                return Papers(questions, options["collection"])
-            except (ValueError, KeyError) as error:
-                raise CommandError(str(error)) from error
+                items = read_question_set(questions.name, questions.read_bytes(), limited=False)
+            except QuestionSetError as error:
+                raise CommandError("\n".join([f"{questions} cannot be evaluated:", *error.problems])) from error
+            return Papers(items, options["collection"])
         if name == "scifact":
             corpus = options["corpus"] or DATA / "scifact" / "corpus.jsonl"
             claims = options["claims"] or options["data"] or DATA / "scifact" / "claims_train.json"
