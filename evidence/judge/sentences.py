@@ -177,7 +177,7 @@ RANK_FEATURES = ("bm25", "cosine", "context", "type_match", "coverage", "summary
                  "length")  # fmt: skip
 _CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*[\dIVX]+", re.I)
 _NUMBER = re.compile(r"^[-+±]?[\d.,%]+[‡†*]?$")
-CAPTION_REACH = 40  # sentences: a table row reads the caption this far above it
+CAPTION_REACH = 40  # sentences: a table row reads a caption this far away
 
 
 def table_row_share(text: str) -> float:
@@ -187,12 +187,13 @@ def table_row_share(text: str) -> float:
 
 
 def nearest_captions(texts: Sequence[str]) -> list[str]:
-    """Per sentence in text order, the table caption at most CAPTION_REACH sentences above it ("" for none)."""
-    out, caption, at = [], "", -CAPTION_REACH - 1
-    for i, text in enumerate(texts):
-        if _CAPTION.match(text):
-            caption, at = text, i
-        out.append(caption if i - at <= CAPTION_REACH else "")
+    """Per sentence in text order, the nearest table caption at most CAPTION_REACH sentences away, above or below
+    (venues put captions on either side of a table; "" for none)."""
+    at = [i for i, text in enumerate(texts) if _CAPTION.match(text)]
+    out = []
+    for i in range(len(texts)):
+        near = min(at, key=lambda j: (abs(j - i), j > i), default=None)
+        out.append(texts[near] if near is not None and abs(near - i) <= CAPTION_REACH else "")
     return out
 
 
