@@ -139,3 +139,11 @@ def test_compare_leads_with_a_verdict(logged_in_client, user, collection, doc):
     verdict = text_of(html[html.index('id="verdict"') : html.index("compare-summary")])
     assert "No short answer" in verdict and "Only one run gives a short answer" in verdict
     assert "Dual (planner + System 1 judge)" in verdict and "#" + str(a.pk) not in html
+
+
+def test_the_home_page_lists_latest_runs_with_their_short_answers(logged_in_client, user, collection, doc):
+    paper_run(user, collection, doc)
+    paper_run(user, collection, doc, outcome="no_short_answer", question="And its edges?", candidate="1 hour")
+    html = text_of(logged_in_client.get("/").content.decode())
+    assert "280M likely right, 82%" in html
+    assert "And its edges? No short answer" in html and "1 hour" not in html
