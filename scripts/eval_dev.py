@@ -1,4 +1,4 @@
-"""`make eval`: run the development benchmarks on ../shared/data and write the README's Results table.
+"""`make eval`: run the development benchmarks on ../shared/data and write the Results table of docs/benchmarks.md.
 
 Each evaluation is `manage.py evaluate ...`; its last stdout line is the summary JSON. SciFact uses the
 held-out 20% of the train claims (sorted by id; the judge is fitted on the first 80%).
@@ -104,7 +104,7 @@ def render(results: list[dict], commit: str) -> str:
 
 def main() -> None:
     if sys.argv[1:] == ["--render"]:
-        # Re-render the README from the latest results without running anything.
+        # Re-render docs/benchmarks.md from the latest results without running anything.
         results = json.loads((ROOT / "artifacts" / "eval" / "results.json").read_text())
         write(results, results[0].get("commit") or "")
         return
@@ -124,13 +124,13 @@ def main() -> None:
 
 
 def write(results: list[dict], commit: str) -> None:
-    """Write artifacts/eval/results.{md,json} and the README's Results section."""
+    """Write artifacts/eval/results.{md,json} and the Results section of docs/benchmarks.md."""
     text = render(results, commit)
     out = ROOT / "artifacts" / "eval"
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.md").write_text(text + "\n")
     (out / "results.json").write_text(json.dumps(results, indent=2))
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "benchmarks.md"
     content = readme.read_text()
     block = f"<!-- results:start -->\n{text}\n<!-- results:end -->"
     if "<!-- results:start -->" in content:
@@ -138,7 +138,7 @@ def write(results: list[dict], commit: str) -> None:
     else:
         content = content.rstrip() + "\n\n" + block + "\n"
     readme.write_text(content)
-    print(f"wrote {out / 'results.md'} and the README's Results section")
+    print(f"wrote {out / 'results.md'} and the Results section of docs/benchmarks.md")
 
 
 if __name__ == "__main__":

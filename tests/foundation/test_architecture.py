@@ -1,4 +1,4 @@
-"""Which package may import which: the arrows README's Architecture section names, checked on every module."""
+"""Which package may import which: the arrows docs/architecture.md names, checked on every module."""
 
 from __future__ import annotations
 
