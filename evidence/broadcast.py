@@ -145,7 +145,7 @@ _open_lock = threading.Lock()  # released from the thread that closes the respon
 
 
 def max_streams_per_user() -> int:
-    return int(getattr(settings, "EVIDENCE_SSE_MAX_PER_USER", 20))
+    return int(settings.EVIDENCE_SSE_MAX_PER_USER)
 
 
 def reserve(user_id: int) -> Callable[[], None] | None:

@@ -95,7 +95,7 @@ RUN_SQL = "SELECT status, last_seq, extract(epoch from now() - finished_at) FROM
 
 
 def api_max_s() -> float:
-    return float(getattr(settings, "EVIDENCE_SSE_MAX_S", 600.0))
+    return float(settings.EVIDENCE_SSE_MAX_S)
 
 
 def json_message(seq: int, kind: str, payload: str, created_at) -> str:

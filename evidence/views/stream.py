@@ -62,7 +62,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def page_max_s() -> float:
-    return float(getattr(settings, "EVIDENCE_PAGE_SSE_MAX_S", 300.0))
+    return float(settings.EVIDENCE_PAGE_SSE_MAX_S)
 
 
 def read_html(run_id: int, after: int, idle: bool) -> Batch:

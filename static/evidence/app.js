@@ -270,7 +270,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     // The audit opens on its first citation: scrolled to it in the text and on the page, not at the top.
-    if (document.querySelector(".audit")) { markCurrent(); showSpan(); }
+    if (!document.querySelector(".audit")) return;
+    // A reload opens on the span too, not where the window was scrolled before.
+    if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+    markCurrent(); showSpan();
   });
   // A "#span" link makes the browser scroll the window to the mark as well; where the panes scroll on
   // their own (wide screens) that only hides the header, so the window goes back to the top. The page images

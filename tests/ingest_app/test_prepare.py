@@ -50,14 +50,16 @@ def test_preparation_goes_in_small_chunks_that_resume_where_the_last_one_stopped
 @pytest.mark.services
 def test_the_worker_prepares_an_uploaded_file_for_reading_after_indexing_it(celery_worker, collection, settings):
     settings.EVIDENCE_PREPARE_IN_BACKGROUND = True
-    start_upload(collection, list(NOTES.items()))
+    job = start_upload(collection, list(NOTES.items()))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
+        # The two files are parsed in parallel: ready only once both are in and every sentence is prepared.
+        job.refresh_from_db()
         ready, total = readiness(collection.pk)
-        if total and ready == total:
+        if job.status == job.Status.DONE and total and ready == total:
             break
         time.sleep(0.2)
-    assert total and ready == total, (ready, total)
+    assert job.status == job.Status.DONE and total and ready == total, (job.status, ready, total)
     assert collection.documents.count() == 2
 
 
