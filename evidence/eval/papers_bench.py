@@ -28,9 +28,12 @@ class Papers:
     def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
         return papers_summary(score_from_dict(item) for item in items)
 
-    def __init__(self, questions: Path | list[dict[str, Any]], collection: str) -> None:
-        """Ask `questions` (a realqa JSON file, or its items as read_question_set returns them) over a collection."""
+    def __init__(self, questions: Path | list[dict[str, Any]], collection: str, scoped: bool = False) -> None:
+        """Ask `questions` (a realqa JSON file, or its items as read_question_set returns them) over a collection;
+        `scoped`: each about its own paper only (the gold evidence's, or for an unanswerable question the paper of
+        another question with the same paper title), as "Ask about this document" asks."""
         self.collection_name = collection
+        self.scoped = scoped
         self.path = questions if isinstance(questions, Path) else None
         if isinstance(questions, Path):
             self.raw = json.loads(questions.read_text(encoding="utf-8"))
@@ -39,7 +42,7 @@ class Papers:
         else:
             self.raw = list(questions)
         # Another question set over the same collection is another evaluation (see runner.evaluation_key).
-        self.data_key = f"{collection}:{digest(self.raw)}"
+        self.data_key = f"{collection}:{digest(self.raw)}" + (":scoped" if scoped else "")
 
     def collection(self, owner: Any) -> Collection:
         collection = Collection.objects.filter(owner=owner, name=self.collection_name).order_by("pk").first()
@@ -47,13 +50,21 @@ class Papers:
             raise ValueError(f"{owner} has no collection named {self.collection_name!r}: ingest the papers first")
         return collection
 
+    def paper_of(self, item: dict[str, Any]) -> tuple[str, ...]:
+        """The document a question is about, when the evaluation is scoped (else (): the whole collection)."""
+        if not self.scoped:
+            return ()
+        by_title = {q.get("paper_title"): q["evidence"][0]["docid"] for q in self.raw if q.get("evidence")}
+        docid = item["evidence"][0]["docid"] if item.get("evidence") else by_title.get(item.get("paper_title"))
+        return (str(docid),) if docid else ()
+
     def questions(self) -> list[EvalQuestion]:
         return [
             EvalQuestion(
                 str(item["qid"]),
                 str(item["question"]),
                 "qa",
-                (),  # never scoped: the whole collection, as a user asks
+                self.paper_of(item),  # the whole collection, as a user asks, unless scoped
                 {
                     "answers": [str(a) for a in item.get("answers") or []],
                     "type": str(item.get("type") or ""),

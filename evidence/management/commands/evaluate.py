@@ -35,6 +35,11 @@ class Command(BaseCommand):
         parser.add_argument("benchmark", choices=["scifact", "qasper", "hotpotqa", "papers"])
         parser.add_argument("--questions", type=Path, help="papers: gold questions JSON (the realqa format)")
         parser.add_argument("--collection", default=None, help="papers: the collection to ask over")
+        parser.add_argument(
+            "--scoped",
+            action="store_true",
+            help="papers: ask each question about its own paper only, as 'Ask about this document' does",
+        )
         parser.add_argument("--data", type=Path, help="qasper/hotpotqa JSON file")
         parser.add_argument("--corpus", type=Path, help="scifact corpus.jsonl")
         parser.add_argument("--claims", type=Path, help="scifact claims JSON")
@@ -177,7 +182,7 @@ class Command(BaseCommand):
                 items = read_question_set(questions.name, questions.read_bytes(), limited=False)
             except QuestionSetError as error:
                 raise CommandError("\n".join([f"{questions} cannot be evaluated:", *error.problems])) from error
-            return Papers(items, options["collection"])
+            return Papers(items, options["collection"], scoped=options["scoped"])
         if name == "scifact":
             corpus = options["corpus"] or DATA / "scifact" / "corpus.jsonl"
             claims = options["claims"] or options["data"] or DATA / "scifact" / "claims_train.json"
