@@ -158,8 +158,8 @@ def generate(units: list[Any], group: str, others: list[Any], rng: random.Random
     from evidence.agent.readers.general import read_whole, top_sentences
     from evidence.answers.candidates import candidates
     from evidence.answers.nlp import parse
-    from evidence.answers.question import analyse
     from evidence.judge.sentences import body_flags
+    from evidence.text.question import analyse
 
     unit = units[0]
     context = " ".join(re.findall(r"\w+", " ".join(b.text for u in [unit, *others] for b in u.blocks).lower()))

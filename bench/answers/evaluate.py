@@ -236,7 +236,7 @@ def save_models(
 def diagnostics(records: list[Record], ranker: Any) -> str:
     """Per question: the gold answer, the layer's answer and p, and where the right candidates ranked."""
     from evidence.answers.layer import rank
-    from evidence.answers.question import analyse
+    from evidence.text.question import analyse
 
     lines = []
     for r in records:

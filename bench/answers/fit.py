@@ -49,7 +49,7 @@ def candidate_rows(items: Sequence):
     from evidence.answers.candidates import candidates
     from evidence.answers.features import rows
     from evidence.answers.nlp import parse
-    from evidence.answers.question import analyse
+    from evidence.text.question import analyse
 
     xs, ys, qs, cands = [], [], [], []
     for n, item in enumerate(items):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .question import Question
+from ..text.question import Question
 
 TYPES = (
     "percentage", "range", "quantity", "count", "number", "year", "name", "term", "phrase", "list", "purpose",
@@ -305,7 +305,7 @@ def holds_kind(sentence: str, question: Question) -> tuple[bool, bool]:
             "quantity": {"quantity", "range", "number", "percentage"},
             "year": {"year"},
         }[kind]
-        from .question import unit_fits
+        from ..text.question import unit_fits
 
         fits = any(c.unit and unit_fits(question.text, c.unit) for c in found)
         return any(c.type in wanted for c in found), fits
@@ -321,6 +321,6 @@ def holds_kind(sentence: str, question: Question) -> tuple[bool, bool]:
 
 
 def _terms(text: str) -> tuple[str, ...]:
-    from ..judge.features import terms
+    from ..text.terms import terms
 
     return terms(text)

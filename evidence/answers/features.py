@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..judge.features import terms
 from ..judge.sentences import split_scope
+from ..text.question import KINDS, Question, unit_fits
+from ..text.terms import terms
 from .candidates import TYPES, Candidate
-from .question import KINDS, Question, unit_fits
 
 ENTITY_GROUPS = {
     "PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place", "PRODUCT": "product",

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from ..text.question import KINDS, Question, analyse, negated
 from .candidates import Candidate, candidates
 from .features import Sentence, feature_names, rows
 from .nlp import parse
 from .options import Option, choose_option
-from .question import KINDS, Question, analyse, negated
 from .trees import load, sigmoid
 
 RANKER, CONFIDENCE, FOUND = "answer_ranker", "answer_confidence", "answer_found"
@@ -306,7 +306,7 @@ def _nested(a: str, b: str) -> bool:
 
 def _coverage(question: Question, sentence: Sentence) -> float:
     """The reader's coverage of the question's terms around the sentence, else the share of them it holds."""
-    from ..judge.features import terms
+    from ..text.terms import terms
 
     if sentence.coverage is not None:
         return float(sentence.coverage)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..judge.features import terms
+from ..text.terms import terms
 from .features import Sentence
 
 _OPTIONS = re.compile(r"[,:]\s*(?:(?:either|between)\s+)?([^,?:]+?)\s+or\s+([^,?:]+?)\s*\??\s*$", re.I)

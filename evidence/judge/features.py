@@ -30,12 +30,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 
 import numpy as np
 
-from evidence.retrieval.analyzer import get_analyzer
 from evidence.retrieval.fusion import minmax_array as minmax
+from evidence.text.terms import terms
 
 from .types import Unit
 
@@ -127,13 +126,6 @@ _CONCLUSION = re.compile(
     r"^thus\b|^overall\b|^collectively\b|^this (?:study|work) (?:shows|demonstrates|suggests)",
     re.I,
 )
-_analyze = get_analyzer("english")
-
-
-@lru_cache(maxsize=200_000)
-def terms(text: str) -> tuple[str, ...]:
-    """Return the analysed terms of a text (cached: blocks are judged for many goals)."""
-    return tuple(_analyze(text))
 
 
 def numbers(text: str) -> set[str]:

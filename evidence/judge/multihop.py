@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .features import BLOCK_FEATURES, entities, terms, title_key
+from ..text.terms import terms
+from .features import BLOCK_FEATURES, entities, title_key
 from .heads import Head
 from .types import Unit
 

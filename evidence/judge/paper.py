@@ -25,7 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .features import SECTIONS, section_flags, terms, weighted_bm25, zscore
+from ..text.terms import terms
+from .features import SECTIONS, section_flags, weighted_bm25, zscore
 
 EXPANSION_WEIGHT = 0.5
 GAP = 0.5

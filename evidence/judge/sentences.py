@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .features import terms, weighted_bm25, zscore
+from ..text.terms import terms
+from .features import weighted_bm25, zscore
 from .types import Block
 
 CONTEXT_WEIGHT = 0.0

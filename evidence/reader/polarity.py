@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..answers.question import negated
+from ..text.question import negated
 
 
 def polarity_conflict(question: str, polarity: str | None, sentence: str) -> bool:

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from ..answers.features import Sentence
 from ..answers.layer import ShortAnswer
-from ..answers.question import question_kind
+from ..text.question import question_kind
 from . import runtime
 from .anchor import Anchor, anchor, without_placeholders
 from .backends import Completion, ReaderUnavailable

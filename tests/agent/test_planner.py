@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.agent.core.question import content_words, key_phrases, make_plan, refine_query, split_sub_questions
+from evidence.text.planning import content_words, key_phrases, make_plan, refine_query, split_sub_questions
 
 
 def test_it_keeps_content_words_only():

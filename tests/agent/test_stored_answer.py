@@ -1,4 +1,5 @@
-"""The stored answer, typed: every reader of run.answer goes through StoredAnswer (the recorder writes Answer.as_dict)."""
+"""The stored answer, typed: every reader of run.answer goes through StoredAnswer (the recorder writes
+Answer.as_dict)."""
 
 from __future__ import annotations
 

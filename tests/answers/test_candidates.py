@@ -8,7 +8,7 @@ import pytest
 
 from evidence.answers.candidates import candidates, holds_kind
 from evidence.answers.nlp import parse
-from evidence.answers.question import analyse, negated, question_kind
+from evidence.text.question import analyse, negated, question_kind
 
 
 def found(question: str, sentence: str) -> list:

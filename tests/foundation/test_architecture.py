@@ -18,6 +18,7 @@ FORBIDDEN = {
     "views": {"tasks"},
     "api": {"tasks", "views"},
     "mcp_tools": {"tasks", "views", "api"},
+    "text": {"judge", "answers", "agent", "reader", "ingest", "models", "views", "api", "tasks"},
     "encode": {"ingest", "retrieval", "judge", "answers", "agent", "models", "views", "api", "tasks"},
     "agent": {"views", "api", "tasks"},
     "eval": {"views", "api"},
@@ -75,10 +76,11 @@ STRATEGY = [
         for name in (
             "systems/registry", "systems/dual", "systems/baselines", "systems/background", "readers/papers",
             "readers/pairs", "readers/general", "core/heuristic", "readers/fanout", "readers/localization",
-            "planning/llm", "core/question", "core/answering", "core/context", "core/steps",
+            "planning/llm", "core/answering", "core/context", "core/steps",
         )
     ),
-    *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "question", "trees")),
+    *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "trees")),
+    *(f"text/{name}.py" for name in ("planning", "question", "terms")),
 ]  # fmt: skip
 DATABASE = ("evidence.models", "django.db")
 
@@ -280,7 +282,9 @@ LAYERS = {
     0: {"models", "logging", "errors", "names"},
     1: {"events", "broadcast", "heartbeats", "ratelimit", "exports", "document_search"},
     1.5: {"encode"},  # the embedding model and its graph: below everything that embeds text
-    2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm"},
+    # text/ (terms, what a question asks, a question's plan) uses the index's analyzer; the judge, the answers and
+    # the agent use it, never the other way (FORBIDDEN above)
+    2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "text"},
     # services/ is a wing of rooms, one a module: the lifecycle, queueing and quotas sit below the agent that
     # records a run; runs, uploads, the reaper and replays above it
     2.1: {"services", "services.run_lifecycle", "services.queueing", "services.quotas", "services.uploads"},

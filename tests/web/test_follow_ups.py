@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from evidence.agent.core.question import in_context, make_plan
 from evidence.answers.layer import NO_SHORT_ANSWER
 from evidence.models import Run
 from evidence.run_config import RunConfig
 from evidence.services import runs
+from evidence.text.planning import in_context, make_plan
 
 pytestmark = pytest.mark.django_db
 

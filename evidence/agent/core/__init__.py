@@ -2,6 +2,7 @@
 read, answer), question analysis, the planner and judge choice, the units a run reads, the tools an LLM planner
 calls, and the composed answer. It imports no other room of agent/ but llm/."""
 
+from ...text.planning import QUESTION_WORDS, Plan, refine_query
 from .answering import NOT_FOUND, Answer, attach_citations, compose, compose_extractive
 from .clock import DeadlineReached, TimeBudget
 from .context import Outcome, RunContext
@@ -9,7 +10,6 @@ from .heuristic import heuristic_spans
 from .judges import JudgeSpec, make_judge
 from .planners import ModelPlanner, planner_for
 from .progress import PROGRESS, ticking
-from .question import QUESTION_WORDS, Plan, refine_query
 from .recorder import RunCancelled, RunRecorder
 from .steps import (
     MAX_ROUNDS,

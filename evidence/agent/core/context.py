@@ -13,11 +13,11 @@ from ...judge.localize import EvidenceSpan
 from ...judge.types import Judge, Unit
 from ...retrieval.types import Hit
 from ...run_config import RunConfig
+from ...text.planning import Plan, make_plan
 from .answering import Answer
 from .clock import TimeBudget
 from .judges import JudgeSpec
 from .planners import OfflinePlanner, Planner
-from .question import Plan, make_plan
 from .recorder import RunCancelled, RunRecorder
 from .tools import ResearchTools
 from .trajectory import Trajectory

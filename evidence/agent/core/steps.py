@@ -11,11 +11,11 @@ from ...answers.layer import ShortAnswer
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
+from ...text.planning import Plan
 from . import progress
 from .answering import Answer, Reader, compose_extractive
 from .context import RunContext
 from .heuristic import heuristic_spans
-from .question import Plan
 from .tools import ToolError
 from .units import load_units
 

@@ -18,8 +18,6 @@ import numpy as np
 from ...answers.candidates import holds_kind
 from ...answers.features import Sentence
 from ...answers.layer import found_in_collection, short_answer
-from ...answers.question import analyse
-from ...judge.features import terms
 from ...judge.heads import PARAMS_DIR, Head, sigmoid
 from ...judge.localize import EvidenceSpan
 from ...judge.sentences import (
@@ -35,6 +33,8 @@ from ...judge.sentences import (
 )
 from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
+from ...text.question import analyse
+from ...text.terms import terms
 from ..core import (
     NOT_FOUND,
     QUESTION_WORDS,

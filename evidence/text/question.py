@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..judge.features import terms
+from ..text.terms import terms
 
 KINDS = ("yes_no", "percentage", "count", "quantity", "year", "name", "purpose", "phrase")
 
@@ -47,6 +47,8 @@ _NEGATION = re.compile(
     r"insignificant|non-?significant|neither)\b",
     re.I,
 )
+
+
 def question_kind(question: str) -> str:
     """Return what the question asks for: one of KINDS."""
     q = " ".join(question.split())
@@ -140,8 +142,6 @@ def asked_phrase(question: str) -> str:
     words = match.group(1).split()
     head = words[-1]
     return "" if head.lower() in _NOT_NOUNS or head.lower() == "name" else " ".join(words)
-
-
 
 
 @dataclass(frozen=True)
