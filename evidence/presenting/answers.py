@@ -79,16 +79,21 @@ def short_answer_view(run: Run) -> dict[str, object]:
         "confidence": stored.confidence,
         "candidate": stored.candidate,
         "p_right": stored.p_right,
-        "reader_note": reader_note(stored.reading),
+        "reader_note": reader_note(stored.reading, shown=stored.shown),
     }
 
 
-def reader_note(reading: dict[str, object]) -> str:
-    """Which reader gave the short answer, in a sentence (empty for runs from before the reader model)."""
+def reader_note(reading: dict[str, object], shown: bool = True) -> str:
+    """Which reader read the evidence, in a sentence (empty for runs from before the reader model)."""
     if reading.get("backend") == "model":
+        if not shown:
+            return "The language model read the best evidence sentences; it found no answer sure enough to show."
         return "Short answer read from the best evidence sentences by the language model."
     if reading.get("fallback"):
-        return f"The language model did not answer ({reading['fallback']}): the extractive reader gave this answer."
+        reason = reading["fallback"]
+        if not shown:
+            return f"The language model did not answer ({reason}); the extractive reader found none sure enough either."
+        return f"The language model did not answer ({reason}): the extractive reader gave this answer."
     return ""
 
 

@@ -123,6 +123,29 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     run_a = ask(page, base, "Journey papers", "dual")
     expect(page.locator("#run-page.finished")).to_be_visible(timeout=180_000)
     shot(page, "03-run")
+    # Answer first: the short answer (or plainly none) opens the page, above the fold, at a laptop's and a phone's
+    # width, with nothing wider than the screen; a withheld or Not found answer shows no guess as the answer.
+    for width, height in ((1366, 768), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        lead = page.locator("#short-answer")
+        box = lead.bounding_box()
+        assert box is not None and box["y"] < height, (width, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"the run page fits {width} px"
+        if lead.get_attribute("data-state") != "short":
+            assert not lead.locator("mark.short-answer").count(), "no candidate shown as an answer"
+    page.set_viewport_size({"width": 1366, "height": 900})
+    # The cited papers as BibTeX a reference manager reads, with authors and year where the paper states them.
+    import bibtexparser
+
+    library = bibtexparser.parse_string(page.request.get(f"{base}/runs/{run_a}/export.bib").text())
+    assert library.entries and not library.failed_blocks
+    assert any("author" in e.fields_dict and "year" in e.fields_dict for e in library.entries), [
+        e.fields_dict.keys() for e in library.entries]
+    # "Ask again" carries the question and the collection.
+    page.click("#ask-again")
+    expect(page.locator("#id_question")).to_have_value(QUESTION)
+    assert "Journey papers" in page.locator("#id_collection option:checked").inner_text()
+    page.goto(f"{base}/runs/{run_a}/")
     page.click("#research > summary")  # the research is folded below the answer once the run ended
     for kind in ("search", "judgment", "evidence"):
         expect(page.locator(f"li.step[data-kind='{kind}']").first).to_be_visible()
@@ -177,5 +200,11 @@ def test_a_new_user_uploads_real_papers_asks_audits_and_compares(page: Page, shi
     page.select_option("#run-b", str(run_b))
     page.click("button:has-text('Compare')")
     expect(page.locator("svg.funnel-chart rect.bar-a")).to_have_count(6)
+    # The verdict first: both short answers (or none) side by side, and whether they agree.
+    expect(page.locator("#verdict .verdict-side")).to_have_count(2)
+    expect(page.locator("#verdict")).to_contain_text(re.compile("agree|disagree|only one|Neither|neither", re.I))
     shot(page, "05-compare")
+    # The runs list names each run's short answer (or that there is none).
+    page.goto(f"{base}/runs/")
+    expect(page.locator("td.answer-cell").first).not_to_be_empty()
     assert not [e for e in errors if "favicon" not in e], errors

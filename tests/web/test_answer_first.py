@@ -147,3 +147,13 @@ def test_the_home_page_lists_latest_runs_with_their_short_answers(logged_in_clie
     html = text_of(logged_in_client.get("/").content.decode())
     assert "280M likely right, 82%" in html
     assert "And its edges? No short answer" in html and "1 hour" not in html
+
+
+def test_the_reader_note_never_claims_a_short_answer_that_was_withheld():
+    from evidence.presenting.answers import reader_note
+
+    assert reader_note({"backend": "model"}).startswith("Short answer read from")
+    assert "no answer sure enough" in reader_note({"backend": "model"}, shown=False)
+    assert "gave this answer" not in reader_note(
+        {"backend": "extractive", "fallback": "it ran out of time"}, shown=False
+    )
