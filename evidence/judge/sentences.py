@@ -107,6 +107,7 @@ class SentenceScores:
     bm25: np.ndarray
     cosine: np.ndarray
     coverage: np.ndarray  # the idf share of the question's terms found in the sentence and its neighbours
+    context: np.ndarray  # BM25 of the sentence with its neighbours (the window)
 
 
 _SCOPE_NOUNS = (
@@ -171,7 +172,7 @@ def score_sentences(
     context_bm25 = weighted_bm25(weights, context)
     cosine = np.asarray(vectors, dtype=float) @ np.asarray(question_vec, dtype=float)
     score = zscore(sentence_bm25) + CONTEXT_WEIGHT * zscore(context_bm25) + zscore(cosine) + TYPE_BONUS * type_match
-    return SentenceScores(score, sentence_bm25, cosine, coverage(weights, context))
+    return SentenceScores(score, sentence_bm25, cosine, coverage(weights, context), context_bm25)
 
 
 RANK_FEATURES = ("bm25", "cosine", "context", "type_match", "coverage", "summary", "position", "table_row", "caption",
@@ -202,7 +203,6 @@ def rank_features(
     weights: dict[str, float],
     scores: SentenceScores,
     texts: Sequence[str],
-    neighbours: Sequence[str],
     captions: Sequence[str],
     type_match: np.ndarray,
     positions: np.ndarray,
@@ -210,14 +210,13 @@ def rank_features(
 ) -> np.ndarray:
     """The sentence ranker's inputs (RANK_FEATURES, one row per candidate): how well the sentence, its
     neighbours and, for a table row, its table's caption fit the question; where it stands; what it looks like."""
-    context = weighted_bm25(weights, [list(terms(t)) for t in neighbours])
     rows = np.array([table_row_share(t) for t in texts])
     caption = weighted_bm25(weights, [list(terms(c)) for c in captions]) * (rows >= 0.3)
     return np.column_stack(
         [
             zscore(scores.bm25),
             zscore(scores.cosine),
-            zscore(context),
+            zscore(scores.context),
             type_match,
             scores.coverage,
             summary,

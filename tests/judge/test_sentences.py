@@ -98,7 +98,7 @@ def test_a_table_row_is_read_with_its_tables_caption():
     assert table_row_share(texts[1]) == 0.6 and table_row_share(texts[2]) == 0.0
     weights = {"f1": 1.0, "ace2005": 1.0, "hgeed": 1.0}
     scores = score_sentences(weights, np.zeros(3), texts, np.eye(3), texts, np.zeros(3))
-    rows = rank_features(weights, scores, texts, texts, nearest_captions(texts), np.zeros(3), np.zeros(3), np.zeros(3))
+    rows = rank_features(weights, scores, texts, nearest_captions(texts), np.zeros(3), np.zeros(3), np.zeros(3))
     caption = RANK_FEATURES.index("caption")
     assert rows.shape == (3, len(RANK_FEATURES))
     assert rows[1, caption] > rows[0, caption] and rows[1, caption] > rows[2, caption]  # only the row reads it

@@ -134,7 +134,7 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     weights = question_terms(question, sorted(QUESTION_WORDS), SCOPE_WEIGHT)
     texts = [b.text for b in blocks]
     scores = score_sentences(weights, question_vec, texts, vectors, neighbours, type_match)
-    features = rank_features(weights, scores, texts, neighbours, captions, type_match, np.asarray(positions), summary)
+    features = rank_features(weights, scores, texts, captions, type_match, np.asarray(positions), summary)
     ranker = _head(RANK_HEAD)
     vocabulary = {t for paper in papers for b in paper.blocks for t in terms(b.text)}
     focus_terms = [t for t in question_terms(focus or question, sorted(QUESTION_WORDS))]
