@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..text.tables import is_row
 from ..text.terms import terms
 from .features import weighted_bm25, zscore
 from .types import Block
@@ -70,7 +71,7 @@ def is_junk(block: Block, title: str = "", before_body: bool = False) -> bool:
     text = " ".join(block.text.split())
     if before_body or _BACK_MATTER.search(block.label or ""):
         return True
-    if len(text) < 25 or (title and text.lower().rstrip(".") == title.lower().rstrip(".")):
+    if (len(text) < 25 and not is_row(text)) or (title and text.lower().rstrip(".") == title.lower().rstrip(".")):
         return True
     if _HEADER.search(text) and len(text) < 200 and not _prose_beside_links(text):
         return True

@@ -33,6 +33,7 @@ class Evidence:
 
     text: str
     title: str = ""
+    table: str = ""  # for a table row: its table's caption and header, which say what its numbers are
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,8 @@ def user_message(question: str, evidence: Sequence[Evidence]) -> str:
         if short and short != title:
             lines.append(f"Paper: {short}")
             title = short
-        lines.append(f"[{number}] {' '.join(item.text.split())}")
+        table = f" (table: {' '.join(item.table.split())})" if item.table else ""
+        lines.append(f"[{number}] {' '.join(item.text.split())}{table}")
     lines.append(f"Question: {' '.join(question.split())}")
     return "\n".join(lines)
 

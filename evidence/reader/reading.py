@@ -44,6 +44,7 @@ def read(
     extractive: ShortAnswer,
     extractive_found: bool,
     titles: Sequence[str] | None = None,
+    tables: Sequence[str] | None = None,
     threshold: float | None = None,
     timeout_s: float | None = None,
     step: Any = None,
@@ -62,7 +63,11 @@ def read(
         return Reading(_labelled(extractive, "extractive", reason), extractive_found) if reason else fallback
     count = sentences_within(sentences, int(settings.EVIDENCE_READER_SENTENCES))
     shown = list(sentences[:count])
-    evidence = [Evidence(s.text, (titles[i] if titles and i < len(titles) else "")) for i, s in enumerate(shown)]
+    titles, tables = list(titles or []), list(tables or [])
+    evidence = [
+        Evidence(s.text, titles[i] if i < len(titles) else "", tables[i] if i < len(tables) else "")
+        for i, s in enumerate(shown)
+    ]
     budget = float(settings.EVIDENCE_READER_TIMEOUT_S)
     if timeout_s is not None:
         budget = min(budget, timeout_s)

@@ -41,3 +41,15 @@ def test_not_stated_and_polar_replies():
     assert read_reply("Yes.", 5).polarity == "yes"
     assert read_reply("No, it does not", 5).polarity == "no"
     assert read_reply("Norway", 5).polarity is None
+
+
+def test_a_table_row_is_shown_with_its_caption_and_header():
+    message = user_message(
+        "What share were treated with respect?",
+        [Evidence("Treated with respect 97.9 2.1 97", "", "Table 1 Patient-provider relationship; columns: Item"),
+         Evidence("Patients were interviewed.")],
+    )  # fmt: skip
+    assert message.splitlines()[:2] == [
+        "[1] Treated with respect 97.9 2.1 97 (table: Table 1 Patient-provider relationship; columns: Item)",
+        "[2] Patients were interviewed.",
+    ]

@@ -9,17 +9,28 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ...answers.features import Sentence
 from ...answers.layer import ShortAnswer, short_answer
 from ...judge.localize import EvidenceSpan
 
-# (question, evidence sentences best first, the extractive answer, whether the collection answers, titles) ->
-# the reader's Reading (evidence/reader/reading.py)
-Reader = Callable[[str, Sequence[Sentence], ShortAnswer, bool, Sequence[str] | None], Any]
+
+class Reader(Protocol):
+    """(question, evidence sentences best first, the extractive answer, whether the collection answers, titles,
+    each table row's caption and header) -> the reader's Reading (evidence/reader/reading.py)."""
+
+    def __call__(
+        self,
+        question: str,
+        sentences: Sequence[Sentence],
+        short: ShortAnswer,
+        found: bool,
+        titles: Sequence[str] | None,
+        tables: Sequence[str] | None = None,
+    ) -> Any: ...
 
 
 @dataclass

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pypdfium2 as pdfium
 
+from ...text.tables import Table, find_tables
 from ..builder import DocumentBuilder
 from ..textnorm import squash
 from ..types import IngestError, ParsedDocument
@@ -104,7 +105,17 @@ def page_blocks(raw: str, vocabulary: Vocabulary = (frozenset(), frozenset())) -
             blocks.append(("paragraph", " ".join(buffer)))
             buffer.clear()
 
-    for line in lines:
+    tables = {table.start: table for table in find_tables(lines)}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        table = tables.get(i)
+        if table is not None:
+            flush()
+            blocks.extend(("paragraph", part) for part in _table_blocks(lines, table))
+            i = table.last + 1
+            continue
+        i += 1
         if not line:
             flush()
         elif _is_heading(line):
@@ -119,6 +130,13 @@ def page_blocks(raw: str, vocabulary: Vocabulary = (frozenset(), frozenset())) -
                 flush()
     flush()
     return blocks
+
+
+def _table_blocks(lines: list[str], table: Table) -> list[str]:
+    """A table as blocks: its caption, its header, then each row (and each line between rows) on its own."""
+    parts = [" ".join(lines[k] for k in table.caption), " ".join(lines[k] for k in table.header)]
+    parts += lines[table.first : table.last + 1]
+    return [part for part in parts if part]
 
 
 def _metadata(pdf: pdfium.PdfDocument) -> dict[str, str]:

@@ -1,0 +1,121 @@
+"""Tables in plain text: which lines are a table's rows (mostly cells of numbers), its caption and its header.
+
+A PDF's text layer prints a table as one line per row ("Treated with respect 97.9 2.1 97"). The parser keeps each
+row as a block of its own, so a cell can be cited with its row; a reader of a row needs the table's header ("Item
+Yes (%) No (%) Respondents") and caption to know what the numbers are. Pure functions over lines of text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# A cell: a number (grouped, decimal, signed, a percentage, in parentheses, with a unit letter such as 10k or a
+# footnote mark), or a dash standing for an empty cell.
+CELL = re.compile(r"^[-+±−~<>≤≥]?\(?[$€£]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)%?\)?[kKmMbBx×*†‡]?$")
+EMPTY_CELLS = frozenset({"-", "–", "—", "−", "n/a", "N/A", "NA", "×", "✓"})
+CAPTION = re.compile(r"^(?:Table|TABLE|Tab\.)\s*[\dIVX]+\b")
+ROW_SHARE = 0.3  # at least this share of a row's words are cells ...
+ROW_CELLS = 2  # ... and at least this many
+MIN_ROWS = 3  # consecutive rows that make a table (a line with two numbers in prose is not one)
+HEADER_LINES = 2  # lines above the first row read as its header
+HEADER_WORDS = 14  # a header line is short
+CAPTION_REACH = 3  # lines above the header where a caption may begin
+SENTENCE_END = re.compile(r"[.!?;]$")
+_PROSE_WORD = re.compile(r"^[a-z]{3,}[,;:]?$")
+
+
+def cells(line: str) -> int:
+    """How many of a line's words are table cells."""
+    return sum(1 for word in line.split() if CELL.match(word) or word in EMPTY_CELLS)
+
+
+def is_row(line: str) -> bool:
+    """Whether a line reads as a table row: at least ROW_CELLS cells making at least ROW_SHARE of its words."""
+    words = line.split()
+    found = cells(line)
+    return found >= ROW_CELLS and found >= ROW_SHARE * len(words)
+
+
+def _prose_like(line: str) -> bool:
+    """A line of running text: long, or mostly lower-case words (a header is names and units)."""
+    words = line.split()
+    if len(words) > HEADER_WORDS:
+        return True
+    return len(words) >= 4 and sum(bool(_PROSE_WORD.match(w)) for w in words) >= 0.5 * len(words)
+
+
+class Table:
+    """A table found in a run of lines: line indices of its caption, header and rows (others inside: labels)."""
+
+    def __init__(self, caption: list[int], header: list[int], first: int, last: int) -> None:
+        self.caption = caption
+        self.header = header
+        self.first = first  # the first row
+        self.last = last  # the last row (inclusive)
+
+    @property
+    def start(self) -> int:
+        return min([*self.caption, *self.header, self.first])
+
+
+def find_tables(lines: Sequence[str]) -> list[Table]:
+    """Return the tables among a page's lines, in order: runs of MIN_ROWS or more rows (one short non-row line may
+    sit between two rows: a wrapped label or a group name), with the header lines right above the first row and
+    the caption above them when there is one."""
+    rows = [is_row(line) for line in lines]
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        if not rows[i]:
+            i += 1
+            continue
+        last, count, j = i, 1, i + 1
+        while j < len(lines):
+            if rows[j]:
+                last, count = j, count + 1
+            elif not (lines[j] and j + 1 < len(lines) and rows[j + 1] and not _prose_like(lines[j])):
+                break
+            j += 1
+        if count >= MIN_ROWS:
+            floor = tables[-1].last + 1 if tables else 0
+            tables.append(_framed(lines, rows, i, last, floor))
+        i = last + 1
+    return tables
+
+
+def _framed(lines: Sequence[str], rows: Sequence[bool], first: int, last: int, floor: int) -> Table:
+    """The table of rows first..last with its header and caption lines above (none above `floor`)."""
+    reach = range(first - 1, max(floor, first - HEADER_LINES - CAPTION_REACH) - 1, -1)
+    caption_at = next((k for k in reach if CAPTION.match(lines[k])), None)
+    header: list[int] = []
+    k = first - 1
+    while k >= floor and len(header) < HEADER_LINES and k != caption_at:
+        line = lines[k]
+        if not line or rows[k] or SENTENCE_END.search(line) or (caption_at is None and _prose_like(line)):
+            break
+        header.insert(0, k)
+        k -= 1
+    caption: list[int] = []
+    if caption_at is not None and (not header or caption_at < header[0]):
+        top = header[0] if header else first
+        caption = list(range(caption_at, top))
+    return Table(caption, header, first, last)
+
+
+def table_headers(texts: Sequence[str]) -> list[str]:
+    """Per sentence in text order, the header of the table it is a row of ("" for a sentence that is no row):
+    the block right above the table's first row when it is short, no row, no caption and no sentence."""
+    out = [""] * len(texts)
+    header = ""
+    for i, text in enumerate(texts):
+        if not is_row(text):
+            continue
+        if i >= 2 and not is_row(texts[i - 1]) and is_row(texts[i - 2]):
+            pass  # one line between two rows (a wrapped label, a group name): the same table
+        elif i == 0 or not is_row(texts[i - 1]):
+            above = texts[i - 1] if i > 0 else ""
+            fits = above and not CAPTION.match(above) and not SENTENCE_END.search(above) and not _prose_like(above)
+            header = above if fits else ""
+        out[i] = header
+    return out

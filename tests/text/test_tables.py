@@ -1,0 +1,53 @@
+"""Tables in plain text: a run of rows (mostly cells of numbers) with the header and caption above it."""
+
+from __future__ import annotations
+
+from evidence.text.tables import find_tables, is_row, table_headers
+
+PAGE = [
+    "the staff are indeed aware of these problems and open",
+    "Table 1 Patient-provider relationship during consultation",
+    "Item Yes (%) No (%) Respondents",
+    "Privacy given 99 1 97",
+    "Health conditions told 88.7 11.3 97",
+    "Opportunity to ask",
+    "questions 62.8 37.2 78",
+    "Treated with respect 97.9 2.1 97",
+    "Agyeman-Duah et al. BMC Health Services Research 2014, 14:1 Page 4 of 10",
+]
+
+
+def test_a_row_is_mostly_cells_and_prose_with_numbers_is_not():
+    assert is_row("Treated with respect 97.9 2.1 97")
+    assert is_row("Block 4 - - - AH")  # dashes stand for empty cells
+    assert is_row("throughput (documents/hour) 35.3K 46.2K 48.4K 75.0K")
+    assert not is_row("and 59% during the night shift (4 pm to 8 am). The Medical")
+    assert not is_row("437 males and 578 females in June 2010, which translates")
+    assert not is_row("to December 2010 included two clinical officers (certified")
+
+
+def test_a_table_is_its_rows_with_the_header_and_caption_above():
+    (table,) = find_tables(PAGE)
+    assert [PAGE[k] for k in table.caption] == ["Table 1 Patient-provider relationship during consultation"]
+    assert [PAGE[k] for k in table.header] == ["Item Yes (%) No (%) Respondents"]
+    assert (PAGE[table.first], PAGE[table.last]) == ("Privacy given 99 1 97", "Treated with respect 97.9 2.1 97")
+    assert table.start == 1  # the prose line above stays prose
+
+
+def test_two_number_lines_in_prose_make_no_table():
+    lines = ["We trained 3 models for 10 epochs", "on 2 GPUs with 16 GB each, which", "took two days in all."]
+    assert find_tables(lines) == []
+
+
+def test_without_a_caption_a_prose_line_is_no_header():
+    lines = ["which the models were compared with in the study of the", "A 1.0 2.0", "B 3.0 4.0", "C 5.0 6.0"]
+    (table,) = find_tables(lines)
+    assert table.header == [] and table.caption == []
+
+
+def test_each_row_reads_its_tables_header_across_a_wrapped_label():
+    texts = PAGE[1:8]
+    headers = table_headers(texts)
+    assert headers[:2] == ["", ""]  # the caption and the header are no rows
+    assert set(headers[2:4] + headers[5:]) == {"Item Yes (%) No (%) Respondents"}
+    assert headers[4] == ""  # "Opportunity to ask": a wrapped label, no row
