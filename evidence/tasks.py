@@ -12,7 +12,7 @@ from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 
-from . import events
+from . import streams
 from .agent import readers
 from .agent.core import JudgeSpec
 from .ingest import jobs
@@ -22,7 +22,7 @@ from .services import uploads
 @shared_task(name="evidence.record_event")
 def record_event(run_id: int, kind: str, payload: dict[str, Any]) -> int:
     """Append an event to a run's stream from a worker; returns its seq."""
-    return events.emit(run_id, kind, payload).seq
+    return streams.emit(run_id, kind, payload).seq
 
 
 # A task that loses Postgres retries every 20 s at most, for about half an hour of outage: it ends within seconds

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .. import events
+from .. import streams
 from ..models import Run
 from ..run_config import RunConfig
 from .core import (
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 __all__ = ["INTERNAL_ERROR", "SYSTEMS", "SYSTEM_NAMES", "run_claimed"]
 
 
-def run_claimed(run: Run, emit: Callable[..., Any] = events.emit) -> Run:
+def run_claimed(run: Run, emit: Callable[..., Any] = streams.emit) -> Run:
     """Run the research loop for a run the runs service claimed; every failure ends in a recorded status.
 
     While it works, a progress event breaks any silence of a few seconds (agent/core/progress.py); it stops before

@@ -12,15 +12,15 @@ from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from .. import broadcast, events, schemas
+from .. import schemas, streams
 from ..eval.compare_runs import compare as compare_runs
-from ..event_stream import json_events, resume_point
 from ..exports import FORMATS
 from ..models import Collection, Run
 from ..presenting.exports import export_response
 from ..run_config import RunConfig, user_config
 from ..services import queueing, runs
 from ..stored_answer import StoredAnswer
+from ..streams import json_events, resume_point
 from . import common
 from .common import ERRORS, ID, LIMIT, OFFSET, UNSAFE, not_found, owned, span_out
 
@@ -176,7 +176,7 @@ def run_events(
 ):
     """Return the run's events with seq > after, in order (poll with the last seq you saw)."""
     run = my_run(request, run_id)
-    rows = events.events_after(run.pk, after, limit)
+    rows = streams.events_after(run.pk, after, limit)
     return {
         "run_id": run.pk,
         "status": run.status,
@@ -234,10 +234,10 @@ async def stream_run(request: HttpRequest, run_id: int, after: int = Query(0, ge
     start = resume_point(request.headers.get("Last-Event-ID"), after)
     if run.is_finished and start >= run.last_seq:
         return HttpResponse(status=204)  # tells EventSource to stop reconnecting
-    release = broadcast.reserve(request.auth.pk)
+    release = streams.reserve(request.auth.pk)
     if release is None:
-        response = JsonResponse({"detail": broadcast.TOO_MANY.format(n=broadcast.max_streams_per_user())}, status=429)
-        response["Retry-After"] = str(broadcast.RETRY_AFTER_S)
+        response = JsonResponse({"detail": streams.TOO_MANY.format(n=streams.max_streams_per_user())}, status=429)
+        response["Retry-After"] = str(streams.RETRY_AFTER_S)
         return response
     # The key and run lookups used this request's thread connection: free it now, not when the stream ends.
     await sync_to_async(close_old_connections)()

@@ -96,9 +96,9 @@ def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run:
 
 
 def _emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:
-    from .. import events
+    from .. import streams
 
-    events.emit(run_id, kind, payload)
+    streams.emit(run_id, kind, payload)
 
 
 def _silent_emit(run_id: int, kind: str, payload: dict[str, Any] | None = None) -> None:

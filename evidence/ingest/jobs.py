@@ -14,8 +14,8 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, Sum
 from django.utils import timezone
 
-from ..heartbeats import beating
 from ..models import Collection, Document, IngestFile, IngestFileData, IngestJob
+from ..streams import beating
 from .library_import import apply_libraries, read_libraries, tie_duplicate
 from .parsers import expand_upload
 from .parsers.archive import is_zip

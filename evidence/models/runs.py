@@ -84,7 +84,7 @@ class Run(models.Model):
 
 
 class RunEvent(models.Model):
-    """One step of a run as the browser shows it; `seq` is gapless per run (events.py is the only writer)."""
+    """One step of a run as the browser shows it; `seq` is gapless per run (streams/writer.py is the only writer)."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from .. import events
+from .. import streams
 from ..models import Run
 
 FINISHED = "finished"  # the event kind that ends a run's stream
@@ -86,7 +86,7 @@ def record_end(run: Run, status: str, finished_at: datetime, fields: Iterable[st
 
 
 def announce_end(
-    run_id: int, status: str, error: str, details: dict[str, Any] | None = None, emit: Callable[..., Any] = events.emit
+    run_id: int, status: str, error: str, details: dict[str, Any] | None = None, emit: Callable[..., Any] = streams.emit
 ) -> None:
     """The one finished event of a run, sent once its end status is written (through the run's own emit, when the
     research loop ends it)."""

@@ -18,8 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import events
-from ..heartbeats import beating
+from .. import streams
 from ..models import Collection, Run
 from ..run_config import RunConfig
 from . import queueing, quotas, run_lifecycle
@@ -163,7 +162,7 @@ def thread_of(run: Run, limit: int = 20) -> list[Run]:
     return thread if len(thread) > 1 else []
 
 
-def execute_run(run_id: int, emit: Any = events.emit, retry: bool = False) -> Run | None:
+def execute_run(run_id: int, emit: Any = streams.emit, retry: bool = False) -> Run | None:
     """Claim a queued run and run it to its end status; a run already claimed or ended (a repeated task) is None.
 
     `retry`: this is the retry of a task that failed on a database error; a run it left running without a
@@ -186,7 +185,7 @@ def heartbeat(run: Run) -> AbstractContextManager[None]:
     a killed worker's run and a hung run are both reaped."""
     window = stale_window_s()
     budget = float(run.budget_s or settings.EVIDENCE_RUN_BUDGET_S)
-    return beating(
+    return streams.beating(
         f"run-{run.pk}-heartbeat",
         lambda: run_lifecycle.beat(run.pk, only_running=True),
         every_s=run_beat_every_s(),

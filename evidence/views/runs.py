@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import events
+from .. import streams
 from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
 from ..presenting import answers
@@ -90,7 +90,7 @@ def events_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the timeline entries after ?after=SEQ (the fallback for clients without SSE)."""
     run = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
     after = request.GET.get("after", "0")
-    new = events.events_after(run.pk, int(after) if after.isdecimal() else 0)
+    new = streams.events_after(run.pk, int(after) if after.isdecimal() else 0)
     response = HttpResponse(timeline.render_entries(run, timeline.entries(run, new)))
     response["X-Last-Seq"] = str(new[-1].seq if new else after)
     response["X-Run-Finished"] = "true" if run.is_finished else "false"

@@ -1,4 +1,4 @@
-"""The run page's live stream: evidence.event_stream's loop with the HTML renderer (timeline steps, metrics and
+"""The run page's live stream: evidence.streams' loop with the HTML renderer (timeline steps, metrics and
 the finished panel), behind login and the stream cap."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import broadcast, events
-from ..event_stream import FINISHED_GRACE_S, Batch, event_stream, resume_point
+from .. import streams
 from ..models import Run
+from ..streams import FINISHED_GRACE_S, Batch, event_stream, resume_point
 from . import timeline
 
 
 def too_many_streams(user_id: int) -> HttpResponse:
     """Answer a stream over the user's cap: 429 with a sentence (EventSource stops; the page can be reloaded)."""
-    sentence = broadcast.TOO_MANY.format(n=broadcast.max_streams_per_user())
+    sentence = streams.TOO_MANY.format(n=streams.max_streams_per_user())
     response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
-    response["Retry-After"] = str(broadcast.RETRY_AFTER_S)
+    response["Retry-After"] = str(streams.RETRY_AFTER_S)
     return response
 
 
@@ -39,7 +39,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     """Stream a run's events as server-sent events (resuming after Last-Event-ID or ?after=)."""
     # The session and run lookups go through the few shared readers: 200 streams opened at once would
     # otherwise open 200 Postgres connections, one per request thread, and get "too many clients".
-    user_id, run = await broadcast.read(owner_and_run, request, pk)
+    user_id, run = await streams.read(owner_and_run, request, pk)
     if user_id is None:
         return redirect_to_login(request.get_full_path())
     if run is None:
@@ -48,7 +48,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     if run.is_finished and after >= run.last_seq:
         # 204 tells EventSource to stop reconnecting: there is nothing more to send.
         return HttpResponse(status=204)
-    release = broadcast.reserve(user_id)
+    release = streams.reserve(user_id)
     if release is None:
         return too_many_streams(user_id)
     response = StreamingHttpResponse(html_events(run.pk, after), content_type="text/event-stream")
@@ -69,7 +69,7 @@ def read_html(run_id: int, after: int, idle: bool) -> Batch:
     """Render the events after `after` as timeline steps, then the metrics (also when idle: time moves), then
     the finished panel when the run has ended."""
     run = Run.objects.select_related("collection").get(pk=run_id)
-    new = events.events_after(run_id, after)
+    new = streams.events_after(run_id, after)
     messages = [
         timeline.sse_message("step", timeline.render_entries(run, [entry]), entry.seq)
         for entry in timeline.entries(run, new)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from evidence import events
+from evidence import streams
 from evidence.models import Document, Run, Span
 
 
@@ -20,7 +20,7 @@ def finished_run(owner, collection, document: Document, question: str = "Does ca
                                delivered=True)
     run.citations.create(span=span, answer_part=0, marker=f"[{document.docid}]")
     for kind in ("status", "search", "answer", "finished"):
-        events.emit(run.pk, kind, {"status": run.status} if kind == "finished" else {"k": kind})
+        streams.emit(run.pk, kind, {"status": run.status} if kind == "finished" else {"k": kind})
     run.refresh_from_db()
     return run
 
@@ -49,7 +49,7 @@ def serve_asgi(app=None):
         time.sleep(0.05)
 
     def stop() -> None:
-        from evidence.broadcast import close_readers
+        from evidence.streams import close_readers
 
         server.should_exit = True
         thread.join(timeout=5)

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run
 from tests.api.helpers import serve_asgi, sse_events
 
@@ -40,13 +40,13 @@ def later(action, delay_s: float = 0.5) -> threading.Thread:
 
 def test_it_streams_backlog_and_live_events_then_ends(server, alice_key, run):
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, started_at=timezone.now())
-    events.emit(run.pk, "status", {"status": "running"})
-    events.emit(run.pk, "search", {"query": "<b>q</b>"})
+    streams.emit(run.pk, "status", {"status": "running"})
+    streams.emit(run.pk, "search", {"query": "<b>q</b>"})
 
     def finish() -> None:
-        events.emit(run.pk, "judgment", {"docid": "d", "probability": 0.5})
+        streams.emit(run.pk, "judgment", {"docid": "d", "probability": 0.5})
         Run.objects.filter(pk=run.pk).update(status=Run.Status.ANSWERED, finished_at=timezone.now())
-        events.emit(run.pk, "finished", {"status": "answered"})
+        streams.emit(run.pk, "finished", {"status": "answered"})
 
     worker = later(finish)
     headers = {"Authorization": f"Bearer {alice_key}"}
@@ -62,9 +62,9 @@ def test_it_streams_backlog_and_live_events_then_ends(server, alice_key, run):
 
 def test_it_resumes_after_last_event_id_and_says_204_when_nothing_is_left(server, alice_key, run):
     for kind in ("status", "search", "answer"):
-        events.emit(run.pk, kind, {})
+        streams.emit(run.pk, kind, {})
     Run.objects.filter(pk=run.pk).update(status=Run.Status.ANSWERED, finished_at=timezone.now())
-    events.emit(run.pk, "finished", {"status": "answered"})
+    streams.emit(run.pk, "finished", {"status": "answered"})
     headers = {"Authorization": f"Bearer {alice_key}", "Last-Event-ID": "2"}
     with httpx.stream("GET", f"{server}/api/runs/{run.pk}/stream", headers=headers, timeout=20) as response:
         got = sse_events(response.iter_lines())

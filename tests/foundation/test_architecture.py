@@ -280,7 +280,9 @@ def test_the_hollow_check_sees_an_empty_test():
 # A new module needs a layer here: the test names it until it has one.
 LAYERS = {
     0: {"models", "logging", "errors", "names"},
-    1: {"events", "broadcast", "heartbeats", "ratelimit", "exports", "document_search"},
+    # streams/ (a run's event stream: its one writer, the shared LISTEN, server-sent events, heartbeats) sits on the
+    # models; the services, the agent, views and the API write and read it through its face
+    1: {"streams", "ratelimit", "exports", "document_search"},
     1.5: {"encode"},  # the embedding model and its graph: below everything that embeds text
     # text/ (terms, what a question asks, a question's plan) uses the index's analyzer; the judge, the answers and
     # the agent use it, never the other way (FORBIDDEN above)
@@ -296,7 +298,7 @@ LAYERS = {
     3.4: {"agent.planning"},
     3.6: {"agent.systems"},
     3.8: {"agent"},  # agent/research.py, the one way into a run's research
-    4: {"schemas", "services.runs", "event_stream", "piserini_backends"},
+    4: {"schemas", "services.runs", "piserini_backends"},
     5: {"services.replays", "services.reaper", "eval"},
     5.5: {"services.evaluations"},  # a question set's evaluation: above the runner it drives
     6: {"tasks", "forms", "static_serving"},
@@ -338,26 +340,25 @@ def test_the_layer_check_sees_an_arrow_pointing_up():
     ]
 
 
-# ------------------------------------------------------------------ faces: agent's rooms are entered by the front door
+# ------------------------------------------------------------------ faces: rooms are entered by the front door
 
-AGENT_ROOMS = ("llm", "core", "readers", "planning", "systems")
+# agent's rooms and the event streams: a room's face is its `__init__`, which re-exports the names other rooms use
+FACED_ROOMS = (*(f"agent.{name}" for name in ("llm", "core", "readers", "planning", "systems")), "streams")
 
 
 def face_bypasses(graph: dict[str, set[str]]) -> list[str]:
-    """Imports into a room of agent/ from outside that room that name one of its modules instead of its face (the
-    room's `__init__`, which re-exports the names other rooms use)."""
+    """Imports into a faced room from outside that room that name one of its modules instead of its face."""
     found = []
     for source, targets in graph.items():
         for target in targets:
-            parts = target.split(".")
-            if parts[:2] != ["evidence", "agent"] or len(parts) < 4 or parts[2] not in AGENT_ROOMS:
+            if "." not in target or room(target) not in FACED_ROOMS or target == f"evidence.{room(target)}":
                 continue
             if room(source) != room(target):
                 found.append(f"{source} -> {target}")
     return sorted(found)
 
 
-def test_agent_rooms_are_entered_through_their_faces():
+def test_faced_rooms_are_entered_through_their_faces():
     graph = {m: targets for m, targets in module_graph().items() if m.startswith("evidence.")}
     assert face_bypasses(graph) == []
 
@@ -366,8 +367,13 @@ def test_the_face_check_sees_a_module_reached_past_its_face():
     graph = {
         "evidence.agent.readers.general": {"evidence.agent.core.context", "evidence.agent.core"},
         "evidence.agent.core.steps": {"evidence.agent.core.context"},
+        "evidence.views.stream": {"evidence.streams.broadcast", "evidence.streams"},
+        "evidence.streams.sse": {"evidence.streams.broadcast"},
     }
-    assert face_bypasses(graph) == ["evidence.agent.readers.general -> evidence.agent.core.context"]
+    assert face_bypasses(graph) == [
+        "evidence.agent.readers.general -> evidence.agent.core.context",
+        "evidence.views.stream -> evidence.streams.broadcast",
+    ]
 
 
 def room_ties(graph: dict[str, set[str]]) -> list[tuple[str, str]]:

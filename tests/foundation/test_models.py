@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from evidence import events
+from evidence import streams
 from evidence.models import Document, Passage, Span
 
 pytestmark = pytest.mark.django_db
@@ -41,14 +41,14 @@ def test_it_refuses_a_span_that_does_not_match(document, start, end, quote):
 
 
 def test_it_numbers_events_without_gaps(run):
-    seqs = [events.emit(run.pk, "note", {"i": i}).seq for i in range(5)]
+    seqs = [streams.emit(run.pk, "note", {"i": i}).seq for i in range(5)]
     assert seqs == [1, 2, 3, 4, 5]
-    assert [event.payload["i"] for event in events.events_after(run.pk, 2)] == [2, 3, 4]
+    assert [event.payload["i"] for event in streams.events_after(run.pk, 2)] == [2, 3, 4]
 
 
 def test_it_refuses_events_for_missing_runs(db):
     with pytest.raises(ValueError, match="does not exist"):
-        events.emit(999_999, "note", {})
+        streams.emit(999_999, "note", {})
 
 
 def test_it_uses_the_hnsw_index_for_nearest_passages(document):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from evidence import events
+from evidence import streams
 from evidence.answers.layer import NO_SHORT_ANSWER
 from evidence.models import Document, Run, Span
 
@@ -63,7 +63,7 @@ def paper_run(
         status=Run.Status.RUNNING,
         started_at=now,
     )
-    emit = lambda kind, payload: events.emit(run.pk, kind, payload)  # noqa: E731
+    emit = lambda kind, payload: streams.emit(run.pk, kind, payload)  # noqa: E731
     emit("status", {"status": "running", "system": system, "question": question})
     emit("plan", {"sub_questions": [question], "queries": ["literature graph nodes", "semantic scholar graph size"]})
     emit(

@@ -71,7 +71,7 @@ def asgi_server(django_db_setup) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
-    from evidence.broadcast import close_readers
+    from evidence.streams import close_readers
 
     close_readers()  # the stream readers' connections, so the test database can be dropped
 
@@ -95,22 +95,22 @@ def make_finished_run(owner, collection, document, question="Does caffeine delay
     """A finished run written the way the research loop writes one: events, a delivered span, a citation."""
     from django.utils import timezone
 
-    from evidence import events
+    from evidence import streams
     from evidence.models import Run, Span
 
     start = document.text.index(quote)
     now = timezone.now()
     run = Run.objects.create(owner=owner, collection=collection, question=question, system=system,
                              config={"searcher": "bm25"}, status=Run.Status.RUNNING, started_at=now)
-    events.emit(run.pk, "status", {"status": "running", "system": system, "question": question})
-    events.emit(run.pk, "plan", {"sub_questions": [question], "queries": ["caffeine sleep"]})
-    events.emit(run.pk, "search", {"search_id": "s1", "query": "caffeine sleep", "reason": "find it",
+    streams.emit(run.pk, "status", {"status": "running", "system": system, "question": question})
+    streams.emit(run.pk, "plan", {"sub_questions": [question], "queries": ["caffeine sleep"]})
+    streams.emit(run.pk, "search", {"search_id": "s1", "query": "caffeine sleep", "reason": "find it",
                                    "searcher": "bm25", "total": 1,
                                    "top": [{"rank": 1, "docid": document.docid, "title": document.title,
                                             "score": 3.2, "matched": ["caffeine"], "excerpt": document.text[:80]}]})
-    events.emit(run.pk, "judgment", {"docid": document.docid, "title": document.title, "goal": question,
+    streams.emit(run.pk, "judgment", {"docid": document.docid, "title": document.title, "goal": question,
                                      "probability": 0.91})
-    events.emit(run.pk, "evidence", {"docid": document.docid, "start": start, "end": start + len(quote),
+    streams.emit(run.pk, "evidence", {"docid": document.docid, "start": start, "end": start + len(quote),
                                      "page": None, "quote": quote, "probability": 0.88, "goal": question})
     span = Span.objects.create(run=run, document=document, start=start, end=start + len(quote), quote=quote,
                                probability=0.88, delivered=True)
@@ -121,8 +121,8 @@ def make_finished_run(owner, collection, document, question="Does caffeine delay
                       "inspected": [document.docid], "delivered": [document.docid], "cited": [document.docid]}
     run.status, run.finished_at = Run.Status.ANSWERED, timezone.now()
     run.save(update_fields=["answer", "trajectory", "status", "finished_at"])  # last_seq belongs to emit()
-    events.emit(run.pk, "answer", run.answer)
-    events.emit(run.pk, "finished", {"status": "answered", "error": "", "elapsed_s": 0.5,
+    streams.emit(run.pk, "answer", run.answer)
+    streams.emit(run.pk, "finished", {"status": "answered", "error": "", "elapsed_s": 0.5,
                                      "funnel": {k: len(v) for k, v in run.trajectory.items()}})
     run.refresh_from_db()
     return run

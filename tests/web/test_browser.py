@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run, Span
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -50,7 +50,7 @@ def paced_runs(monkeypatch):
     original = runs.execute_run
 
     def paced_emit(run_id, kind, payload=None):
-        event = events.emit(run_id, kind, payload)
+        event = streams.emit(run_id, kind, payload)
         committed[(run_id, event.seq)] = time.time() * 1000
         time.sleep(PACE_S)
         return event

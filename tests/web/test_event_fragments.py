@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from evidence import events
+from evidence import streams
 from evidence.views import timeline
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ READABLE = {
 
 @pytest.mark.parametrize("kind", sorted(PAYLOADS))
 def test_it_renders_each_event_kind(run, kind):
-    event = events.emit(run.pk, kind.removesuffix("_without_block"), PAYLOADS[kind])
+    event = streams.emit(run.pk, kind.removesuffix("_without_block"), PAYLOADS[kind])
     entry = timeline.entries(run, [event])[0]
     html = render_to_string("evidence/_event.html", {"e": entry, "entry": entry, "run": run})
     assert "<b>x</b>" not in html

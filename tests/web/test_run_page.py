@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def test_it_renders_a_finished_run_completely(logged_in_client, finished_run):
 def test_it_streams_a_running_run(logged_in_client, run):
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status"])
-    events.emit(run.pk, "status", {"status": "running", "system": "dual", "question": run.question})
+    streams.emit(run.pk, "status", {"status": "running", "system": "dual", "question": run.question})
     html = logged_in_client.get(f"/runs/{run.pk}/").content.decode()
     assert f'sse-connect="/runs/{run.pk}/stream?after=1"' in html
     assert 'sse-swap="step" hx-swap="beforeend"' in html
@@ -34,7 +34,7 @@ def test_it_streams_a_running_run(logged_in_client, run):
 
 
 def test_it_renders_unknown_kinds_generically(logged_in_client, run):
-    events.emit(run.pk, "novel_step", {"detail": "something new"})
+    streams.emit(run.pk, "novel_step", {"detail": "something new"})
     html = logged_in_client.get(f"/runs/{run.pk}/").content.decode()
     assert 'data-kind="novel_step"' in html
     assert "something new" in html

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run
 from evidence.views import timeline
 from evidence.views.steps import count, detail, headline, plain
@@ -54,7 +54,7 @@ RAW = ("['", '["', "{", "}", "None", "True", "False", "_s ", "docids")
 
 def shown_text(run, kind: str, payload: dict) -> str:
     """The headline and the body of a step as the run page renders it, tags removed."""
-    entry = timeline.entries(run, [events.emit(run.pk, kind, payload)])[0]
+    entry = timeline.entries(run, [streams.emit(run.pk, kind, payload)])[0]
     html = render_to_string("evidence/_event.html", {"entry": entry, "run": run})
     return entry.headline + " " + " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
@@ -77,8 +77,8 @@ def test_the_plan_counts_its_queries_and_says_how_many_were_searched():
 
 
 def test_a_finished_run_says_how_many_planned_searches_ran(run):
-    plan = events.emit(run.pk, "plan", {"sub_questions": ["q"], "queries": ["nodes graph", "graph nodes 12M"]})
-    search = events.emit(run.pk, "search", {"query": "nodes graph", "total": 3, "top": [{"docid": "a"}]})
+    plan = streams.emit(run.pk, "plan", {"sub_questions": ["q"], "queries": ["nodes graph", "graph nodes 12M"]})
+    search = streams.emit(run.pk, "search", {"query": "nodes graph", "total": 3, "top": [{"docid": "a"}]})
     run.status = Run.Status.RUNNING
     assert timeline.entries(run, [plan, search])[0].headline == "Planned 1 sub-question and 2 search queries"
     run.status = Run.Status.ANSWERED

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from django.utils import timezone
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -45,17 +45,17 @@ def running(run: Run) -> Run:
 
 def finish(run: Run) -> None:
     Run.objects.filter(pk=run.pk).update(status=Run.Status.ANSWERED, finished_at=timezone.now())
-    events.emit(run.pk, "finished", {"status": "answered", "error": "", "funnel": {}, "elapsed_s": 1})
+    streams.emit(run.pk, "finished", {"status": "answered", "error": "", "funnel": {}, "elapsed_s": 1})
 
 
 def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_cookie, run, in_thread):
     running(run)
-    events.emit(run.pk, "status", {"status": "running", "system": "dual", "question": "q"})
-    events.emit(run.pk, "search", {"query": "q1", "top": []})
+    streams.emit(run.pk, "status", {"status": "running", "system": "dual", "question": "q"})
+    streams.emit(run.pk, "search", {"query": "q1", "top": []})
 
     def later() -> None:
         time.sleep(0.5)
-        events.emit(run.pk, "judgment", {"docid": "d", "goal": "g", "probability": 0.5})
+        streams.emit(run.pk, "judgment", {"docid": "d", "goal": "g", "probability": 0.5})
         finish(run)
 
     with (httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=20) as http,
@@ -73,7 +73,7 @@ def test_it_sends_the_backlog_then_live_events_then_ends(asgi_server, session_co
 def test_it_resumes_after_last_event_id(asgi_server, session_cookie, run):
     running(run)
     for n in range(4):
-        events.emit(run.pk, "search", {"query": f"q{n}", "top": []})
+        streams.emit(run.pk, "search", {"query": f"q{n}", "top": []})
     finish(run)
     with httpx.Client(base_url=asgi_server, cookies=session_cookie, timeout=20) as http:
         headers = {"Last-Event-ID": "3"}
@@ -103,7 +103,7 @@ def test_it_measures_streaming_latency(asgi_server, session_cookie, run, capsys,
     def writer() -> None:
         time.sleep(0.5)
         for n in range(20):
-            event = events.emit(run.pk, "search", {"query": f"q{n}", "top": []})
+            event = streams.emit(run.pk, "search", {"query": f"q{n}", "top": []})
             sent[str(event.seq)] = time.perf_counter()
             time.sleep(0.1)
         finish(run)

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from evidence import broadcast, events
+from evidence import streams
 from evidence.models import Run
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pytest.mark.slow]
@@ -96,21 +96,21 @@ def test_200_page_streams_from_one_user_get_no_5xx_and_few_connections(asgi_serv
     elapsed = time.perf_counter() - started
     statuses = Counter(status for status, _ in outcomes)
     deadline = time.monotonic() + 5
-    while broadcast.open_streams(user.pk) and time.monotonic() < deadline:
+    while streams.open_streams(user.pk) and time.monotonic() < deadline:
         time.sleep(0.05)
     after = backends_besides(test_pid)
     print(f"\n{STREAMS} page streams in {elapsed:.1f} s: {dict(statuses)}; "
           f"Postgres backends before {before}, while open {during}, after {after}")
 
-    cap = broadcast.max_streams_per_user()
+    cap = streams.max_streams_per_user()
     assert not [s for s in statuses if s >= 500 or s < 0], statuses
     assert statuses == {200: cap, 429: STREAMS - cap}
     assert all(body.startswith("retry:") for status, body in outcomes if status == 200)
     assert all("live event streams open" in body for status, body in outcomes if status == 429)
     # One LISTEN and at most READERS readers, however many streams: not one connection per stream.
-    assert during - before <= broadcast.READERS + 1
-    assert broadcast.open_streams(user.pk) == 0  # closed streams free their slots
-    assert after - before <= broadcast.READERS + 1
+    assert during - before <= streams.READERS + 1
+    assert streams.open_streams(user.pk) == 0  # closed streams free their slots
+    assert after - before <= streams.READERS + 1
 
 
 def test_streams_still_deliver_events_through_the_shared_listener(asgi_server, session_cookie, run, in_thread):
@@ -118,9 +118,9 @@ def test_streams_still_deliver_events_through_the_shared_listener(asgi_server, s
 
     def later() -> None:
         time.sleep(0.5)
-        events.emit(run.pk, "search", {"query": "q1", "top": []})
+        streams.emit(run.pk, "search", {"query": "q1", "top": []})
         Run.objects.filter(pk=run.pk).update(status=Run.Status.ANSWERED, finished_at=timezone.now())
-        events.emit(run.pk, "finished", {"status": "answered", "error": "", "funnel": {}, "elapsed_s": 1})
+        streams.emit(run.pk, "finished", {"status": "answered", "error": "", "funnel": {}, "elapsed_s": 1})
 
     async def watch(client: httpx.AsyncClient) -> str:
         async with client.stream("GET", f"{asgi_server}/runs/{run.pk}/stream") as response:

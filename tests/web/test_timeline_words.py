@@ -7,7 +7,7 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from evidence import events
+from evidence import streams
 from evidence.models import Run
 from evidence.views import timeline
 from evidence.views.timeline import headline, metrics, now_doing
@@ -57,9 +57,9 @@ def test_it_names_no_internal_judge_words(run):
 def test_it_says_the_fast_reader_is_reading_after_a_dual_search(run):
     run.system, run.status = "dual", Run.Status.RUNNING
     run.save()
-    events.emit(run.pk, "search", {"query": "caffeine", "total": 9, "top": [{"docid": "a"}]})
+    streams.emit(run.pk, "search", {"query": "caffeine", "total": 9, "top": [{"docid": "a"}]})
     assert now_doing(run) == "The fast reader is reading the top documents of “caffeine”…"
-    events.emit(run.pk, "reading", {"docids": ["a", "b", "c"]})
+    streams.emit(run.pk, "reading", {"docids": ["a", "b", "c"]})
     assert now_doing(run) == "Reading 3 documents…"
     assert metrics(run)["now"] == "Reading 3 documents…"
 
@@ -84,7 +84,7 @@ def test_steps_use_no_engineer_words(run):
         "fallback": {"read": 3, "reason": "nothing passed"},
     }  # fmt: skip
     for kind, payload in payloads.items():
-        event = events.emit(run.pk, kind, payload)
+        event = streams.emit(run.pk, kind, payload)
         entry = timeline.entries(run, [event])[0]
         html = render_to_string("evidence/_event.html", {"entry": entry, "run": run})
         text = entry.headline + " " + re.sub(r"<[^>]+>", " ", html)

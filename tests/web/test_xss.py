@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence import events
+from evidence import streams
 from evidence.models import Document, IngestFile, IngestJob, Passage
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def hostile(user, collection, run_factory):
                                        source_format="html", sha256="3" * 64, text=text)
     Passage.objects.create(document=document, ordinal=0, start=0, end=len(text))
     run = run_factory(user, collection, document, quote=f"{PAYLOAD} and the key finding")
-    events.emit(run.pk, "mystery", {"html": PAYLOAD})
+    streams.emit(run.pk, "mystery", {"html": PAYLOAD})
     job = IngestJob.objects.create(owner=user, collection=collection, files_total=1)
     IngestFile.objects.create(job=job, name=f"{PAYLOAD}.pdf", status="failed", error=f"Cannot parse {PAYLOAD}")
     other = run_factory(user, collection, document, system="single_pass", quote="it delays sleep onset")

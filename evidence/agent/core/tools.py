@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import events
+from ... import streams
 from ...models import Document, Passage, Run
 from ...retrieval import cache, index_store, piserini
 from ...retrieval.excerpts import excerpt_around
@@ -51,7 +51,7 @@ class ResearchTools:
         run: Run,
         trajectory: Trajectory,
         searcher: str = "hybrid",
-        emit: Callable[..., Any] = events.emit,
+        emit: Callable[..., Any] = streams.emit,
         scope: Sequence[str] = (),
     ) -> None:
         self.run = run

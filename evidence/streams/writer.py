@@ -8,7 +8,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 
-from .models import RunEvent
+from ..models import RunEvent
 
 CHANNEL = "evidence_run_events"
 

@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
-from . import events
+from .writer import CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class Broadcaster:
                 delay = min(delay * 2, RECONNECT_MAX_S)
                 continue
             try:
-                await conn.execute(f"LISTEN {events.CHANNEL}")
+                await conn.execute(f"LISTEN {CHANNEL}")
                 self.listening.set()
                 delay = 0.2
                 # Anything committed while no one listened is caught up by cursor: every stream re-reads.

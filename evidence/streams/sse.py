@@ -1,7 +1,7 @@
 """A run's live events as server-sent events: one loop and the JSON renderer of the API (the run page's HTML
 renderer is views/stream.py's, which passes its own reader to `event_stream`).
 
-Streams share the process's one LISTEN connection and its few reader threads (evidence.broadcast), so an open
+Streams share the process's one LISTEN connection and its few reader threads (broadcast.py), so an open
 stream costs no database connection of its own. Events are always read by seq after the last one sent: a lost
 or merged NOTIFY can delay an event by one tick but never skip it, and a reconnecting client resumes from
 Last-Event-ID. Every stream is bounded in time; EventSource reconnects where it left off.
