@@ -1,7 +1,8 @@
 """Where the reader's answer stands in its evidence: an exact character range, or nothing (the answer is withheld).
 
 Matching forgives what a model changes when it copies: case, runs of whitespace, dash and quote forms, a line-end
-hyphen, and spaces around a unit ("3.9 %" for "3.9%"). It forgives nothing else: an answer whose words are not in
+hyphen, spaces around a unit ("3.9 %" for "3.9%"), and in a table row a percent sign the row leaves to its column's
+header ("97.9" for "97.9%"). It forgives nothing else: an answer whose words are not in
 a sentence is not shown, whatever the model's confidence.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ..text.tables import is_row
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032`"), "'") | dict.fromkeys(
@@ -69,7 +72,7 @@ def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> A
     variants = _variants(answer)
     for spaces in (True, False):
         for index in order:
-            for variant in variants:
+            for variant in variants + (_cell(answer) if is_row(sentences[index]) else []):
                 found = _find(variant, sentences[index], spaces)
                 if found:
                     return Anchor(index, *found)
@@ -84,6 +87,15 @@ def _variants(answer: str) -> list[str]:
     if bare and bare != text:
         out.append(bare)
     return out
+
+
+_UNIT_AFTER = re.compile(r"^([-+±−]?\d[\d,]*(?:\.\d+)?)\s*(?:%|percent|per cent)$", re.I)
+
+
+def _cell(answer: str) -> list[str]:
+    """A percentage as a table row prints it: the number alone ("97.9" under a "Yes (%)" column)."""
+    match = _UNIT_AFTER.match(answer.strip())
+    return [match.group(1)] if match else []
 
 
 _PLACEHOLDER = re.compile(r"(?:\b(?:Table|Figure|Fig\.|Section|Eq\.)\s+)?\b(?:BIBREF|TABREF|FIGREF|SECREF|EQREF)\d+\b")

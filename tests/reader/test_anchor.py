@@ -54,3 +54,11 @@ def test_reference_placeholders_are_never_part_of_an_answer():
         without_placeholders(sentence, found.start, found.end)[0]
         == without_placeholders(sentence, found.start, found.end)[1]
     )
+
+
+def test_a_percentage_anchors_on_a_table_rows_bare_number_and_only_there():
+    rows = ["Privacy given 99 1 97", "Treated with respect 97.9 2.1 97"]
+    found = anchor("97.9%", rows, named=1)
+    assert found is not None and rows[1][found.start : found.end] == "97.9"
+    prose = ["Of the outpatients, 97.9 said they were treated with respect in the survey."]
+    assert anchor("97.9%", prose) is None  # in prose the unit must be printed
