@@ -49,12 +49,12 @@ def collection_for(name: str):
 
 def oracle(questions: list[dict], collection) -> dict:
     """The reader on the gold sentence among 4 others of the same paper (threshold 0: every answer shown)."""
-    from evidence.answers.features import Sentence
     from evidence.answers.layer import ShortAnswer
+    from evidence.answers.ranker_rows import Sentence
     from evidence.eval.metrics_papers import answer_correct, normalize_tokens
-    from evidence.ingest.sentences import split_sentences
     from evidence.models import Document
     from evidence.reader import reading
+    from evidence.text.sentence_spans import split_sentences
 
     quotes: dict[str, list[str]] = {}
     for q in questions:

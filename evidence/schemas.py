@@ -33,7 +33,7 @@ Text = Annotated[str, AfterValidator(_storable), Field(json_schema_extra=NO_NUL)
 System = Literal[SYSTEM_NAMES]  # type: ignore[valid-type]
 Searcher = Literal[SEARCHERS]  # type: ignore[valid-type]
 RunStatus = Literal[tuple(Run.Status.values)]  # type: ignore[valid-type]
-ExportFormat = Literal["markdown", "bibtex", "csl-json"]  # what /api/runs/{id}/export writes (exports.FORMATS)
+ExportFormat = Literal["markdown", "bibtex", "csl-json"]  # what /api/runs/{id}/export writes (answer_formats.FORMATS)
 
 
 class BodyIn(Schema):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import ask, audit, collections, compare, evaluations, exports, health, home, runs, stream
+from .views import ask, audit, collections, compare, downloads, evaluations, health, home, runs, stream
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -17,7 +17,7 @@ urlpatterns = [
     path("runs/<int:pk>/follow-up", runs.follow_up, name="run_follow_up"),
     path("runs/<int:pk>/events", runs.events_poll, name="run_events"),
     path("runs/<int:pk>/audit", audit.audit, name="audit"),
-    path("runs/<int:pk>/export.<str:fmt>", exports.export_run, name="run_export"),
+    path("runs/<int:pk>/export.<str:fmt>", downloads.export_run, name="run_export"),
     path("compare", compare.compare, name="compare"),
     path("evaluations/", evaluations.evaluations, name="evaluations"),
     path("evaluations/<int:pk>/", evaluations.evaluation, name="evaluation"),

@@ -140,7 +140,7 @@ def sample_answers(candidates: list[Any], rng: random.Random, per_sentence: int,
     People ask for details: a candidate that recurs all over the document (its topic, "DVT prophylaxis") is
     sampled less, in proportion to how often it occurs beyond twice.
     """
-    from evidence.answers.features import _occurrences
+    from evidence.answers.ranker_rows import _occurrences
 
     pool = [c for c in candidates if len(c.text) >= 2 and len(c.text.split()) <= 10]
     recurs = {c.text: max(0, _occurrences(c.text, context) - 2) for c in pool}

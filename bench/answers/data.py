@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evidence.answers.features import Sentence
+from evidence.answers.ranker_rows import Sentence
 
 DEV2_PAPERS = (
     "answer_validation_ave2008", "biomedical_association_rules", "dvt_prophylaxis_trauma_review",

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from evidence.answers.features import feature_names
 from evidence.answers.layer import FOUND_FEATURES, confidence_row, found_in_collection, found_row, short_answer
+from evidence.answers.ranker_rows import feature_names
 from evidence.encode.embedding import get_embedder
 from evidence.eval.metrics_papers import answer_correct, expected_calibration_error
 

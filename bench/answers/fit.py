@@ -47,8 +47,8 @@ def candidate_rows(items: Sequence):
     """Return (X, y, question index per row, candidates) for the ranker over items that are not yes/no."""
 
     from evidence.answers.candidates import candidates
-    from evidence.answers.features import rows
     from evidence.answers.nlp import parse
+    from evidence.answers.ranker_rows import rows
     from evidence.text.question import analyse
 
     xs, ys, qs, cands = [], [], [], []
@@ -158,7 +158,7 @@ def main() -> None:
     django_setup()
     from bench.answers.data import load_cloze, load_real
     from bench.answers.evaluate import calibrate, evaluate_sets, fit_found, save_models
-    from evidence.answers.features import feature_names
+    from evidence.answers.ranker_rows import feature_names
 
     cloze = load_cloze(args.cloze, args.limit)
     real = []

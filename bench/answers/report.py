@@ -27,7 +27,7 @@ def in_reader_input(item, gold: dict) -> bool | None:
     """Whether the gold sentence was in the reader's input (None: not read by the whole-paper reader)."""
     from django.conf import settings
 
-    from evidence.answers.features import Sentence
+    from evidence.answers.ranker_rows import Sentence
     from evidence.eval.metrics_papers import locate_quote
     from evidence.reader.reading import sentences_within
     from evidence.stored_answer import StoredAnswer

@@ -18,9 +18,9 @@ import numpy as np
 
 from ..text.question import KINDS, Question, analyse, negated
 from .candidates import Candidate, candidates
-from .features import Sentence, feature_names, rows
 from .nlp import parse
 from .options import Option, choose_option
+from .ranker_rows import Sentence, feature_names, rows
 from .trees import load, sigmoid
 
 RANKER, CONFIDENCE, FOUND = "answer_ranker", "answer_confidence", "answer_found"
@@ -156,7 +156,7 @@ def short_answer(
 ) -> ShortAnswer:
     """Return the short answer to a question from its evidence sentences (best first), with P(right).
 
-    `context` is the whole text the reader read and `embed` the sentence embedder (see features.rows); `threshold`
+    `context` is the whole text the reader read and `embed` the sentence embedder (see ranker_rows.rows); `threshold`
     replaces the calibration's own (a run's `answer_threshold`); `ranker` and `confidence` replace the fitted files
     (the fitting scripts pass the models they fit).
     """

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.terms import terms
-from .features import Sentence
+from .ranker_rows import Sentence
 
 _OPTIONS = re.compile(r"[,:]\s*(?:(?:either|between)\s+)?([^,?:]+?)\s+or\s+([^,?:]+?)\s*\??\s*$", re.I)
 _EARLIER = re.compile(r"\b(?:older|oldest|earlier|earliest|first|before|preceded)\b", re.I)

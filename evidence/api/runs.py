@@ -14,8 +14,8 @@ from ninja.errors import HttpError
 
 from .. import schemas, streams
 from ..eval.compare_runs import compare as compare_runs
-from ..exports import FORMATS
 from ..models import Collection, Run
+from ..presenting.answer_formats import FORMATS
 from ..presenting.exports import export_response
 from ..run_config import RunConfig, user_config
 from ..services import queueing, runs

@@ -1,4 +1,4 @@
-"""Turn stored runs into TREC lines, QASPER predictions and BrowseComp-Plus run objects (formats in exports.py)."""
+"""Turn stored runs into TREC lines, QASPER predictions and BrowseComp-Plus run objects (formats in run_formats.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from ..models import Document, Run
 from ..stored_answer import StoredAnswer
 from .benchmarks import cited_spans, evidence_paragraphs, ranking_of
-from .exports import NUMERIC, browsecomp_run, renumber_citations
+from .run_formats import NUMERIC, browsecomp_run, renumber_citations
 
 # The tool calls a run's events record, in the order they happened (the answer is the last result item).
 TOOL_EVENTS = ("search", "read_search_results", "read_document", "request_evidence")

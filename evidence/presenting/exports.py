@@ -8,8 +8,8 @@ from collections.abc import Callable
 from django.http import HttpResponse
 from django.urls import reverse
 
-from ..exports import FORMATS, AnswerExport, CitedSpan, Source, answer_markdown, bibtex, csl_items
 from ..models import Run
+from .answer_formats import FORMATS, AnswerExport, CitedSpan, Source, answer_markdown, bibtex, csl_items
 from .answers import answer_pieces, run_citations, short_answer_view
 
 

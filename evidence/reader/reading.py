@@ -16,8 +16,8 @@ from typing import Any
 
 from django.conf import settings
 
-from ..answers.features import Sentence
 from ..answers.layer import ShortAnswer
+from ..answers.ranker_rows import Sentence
 from ..text.question import question_kind
 from . import runtime
 from .anchor import Anchor, anchor, without_placeholders

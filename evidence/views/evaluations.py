@@ -11,8 +11,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..agent.core import STAGES
-from ..eval.compare import compare_items
 from ..eval.kinds import kind_of
+from ..eval.paired import compare_items
 from ..eval.question_sets import MAX_BYTES, MAX_QUESTIONS
 from ..forms import EvaluationForm
 from ..models import Collection, Evaluation

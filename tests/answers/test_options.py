@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evidence.answers.features import Sentence
 from evidence.answers.options import choose_option, named_options
+from evidence.answers.ranker_rows import Sentence
 
 
 def sentences(*texts: str) -> list[Sentence]:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evidence.answers import layer, trees
-from evidence.answers.features import feature_names
+from evidence.answers.ranker_rows import feature_names
 
 
 def test_flattened_trees_score_like_lightgbm(tmp_path):

@@ -9,11 +9,11 @@ import pytest
 from django.core.management import call_command
 
 from evidence.eval.benchmarks import Qasper
-from evidence.eval.exports import trec_order
 from evidence.eval.metrics_qasper import get_answers_and_evidence, qasper_question_scores, qasper_summary
 from evidence.eval.run_export import TOOL_EVENTS, run_ranking
+from evidence.eval.run_formats import trec_order
 from evidence.models import Evaluation
-from tests.eval.test_exports import browsecomp_citations
+from tests.eval.test_run_formats import browsecomp_citations
 
 pytestmark = pytest.mark.django_db
 

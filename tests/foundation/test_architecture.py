@@ -79,8 +79,8 @@ STRATEGY = [
             "planning/llm", "core/answering", "core/context", "core/steps",
         )
     ),
-    *(f"answers/{name}.py" for name in ("candidates", "features", "layer", "nlp", "trees")),
-    *(f"text/{name}.py" for name in ("planning", "question", "terms")),
+    *(f"answers/{name}.py" for name in ("candidates", "layer", "nlp", "ranker_rows", "trees")),
+    *(f"text/{name}.py" for name in ("planning", "question", "sentence_spans", "terms")),
 ]  # fmt: skip
 DATABASE = ("evidence.models", "django.db")
 
@@ -282,7 +282,7 @@ LAYERS = {
     0: {"models", "logging", "errors", "names"},
     # streams/ (a run's event stream: its one writer, the shared LISTEN, server-sent events, heartbeats) sits on the
     # models; the services, the agent, views and the API write and read it through its face
-    1: {"streams", "ratelimit", "exports", "document_search"},
+    1: {"streams", "ratelimit", "document_search"},
     1.5: {"encode"},  # the embedding model and its graph: below everything that embeds text
     # text/ (terms, what a question asks, a question's plan) uses the index's analyzer; the judge, the answers and
     # the agent use it, never the other way (FORBIDDEN above)

@@ -9,13 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from evidence.exports import bibtex, csl_items
 from evidence.ingest.library import LibraryEntry
 from evidence.ingest.library_import import _apply
 from evidence.ingest.parsers import parse_file
 from evidence.ingest.parsers.pdf_byline import metadata_authors, parse_names, strip_authors
 from evidence.ingest.parsers.pdf_venue import plausible_year, read_venue
 from evidence.names import name_parts
+from evidence.presenting.answer_formats import bibtex, csl_items
 from evidence.presenting.exports import _sources
 from tests.ingest.pdfgen import Line, Run, make_pdf, text_line
 from tests.ingest.real_bylines import family_set, known_bylines

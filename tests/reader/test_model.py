@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from evidence.answers.features import Sentence
 from evidence.answers.layer import ShortAnswer
+from evidence.answers.ranker_rows import Sentence
 from evidence.eval.metrics_papers import answer_correct
 from evidence.models import Run, RunEvent
 from evidence.reader import reading, runtime

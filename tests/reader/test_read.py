@@ -2,8 +2,8 @@
 
 import pytest
 
-from evidence.answers.features import Sentence
 from evidence.answers.layer import ShortAnswer
+from evidence.answers.ranker_rows import Sentence
 from evidence.reader import reading
 from evidence.reader.backends import Completion, ReaderUnavailable, Step
 from evidence.reader.prompt import read_reply

@@ -12,8 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from evidence.exports import AnswerExport, CitedSpan, Source, answer_markdown, bibtex, csl_items, markdown_text
 from evidence.models import Document
+from evidence.presenting.answer_formats import (
+    AnswerExport,
+    CitedSpan,
+    Source,
+    answer_markdown,
+    bibtex,
+    csl_items,
+    markdown_text,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ...answers.features import Sentence
 from ...answers.layer import ShortAnswer, short_answer
+from ...answers.ranker_rows import Sentence
 from ...judge.localize import EvidenceSpan
 
 

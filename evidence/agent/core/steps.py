@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...answers.features import Sentence
 from ...answers.layer import ShortAnswer
+from ...answers.ranker_rows import Sentence
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit

@@ -16,8 +16,8 @@ from functools import cache
 import numpy as np
 
 from ...answers.candidates import holds_kind
-from ...answers.features import Sentence
 from ...answers.layer import found_in_collection, short_answer
+from ...answers.ranker_rows import Sentence
 from ...judge.heads import PARAMS_DIR, Head, sigmoid
 from ...judge.localize import EvidenceSpan
 from ...judge.sentences import (

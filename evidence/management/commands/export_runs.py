@@ -7,8 +7,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...eval.exports import browsecomp_filename, qasper_predictions, trec_run, trec_scores_replaced, trec_scores_tsv
 from ...eval.run_export import browsecomp_for, export_ids, qasper_row, run_ranking
+from ...eval.run_formats import browsecomp_filename, qasper_predictions, trec_run, trec_scores_replaced, trec_scores_tsv
 from ...models import Evaluation
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evidence.ingest.sentences import split_sentences
+from evidence.text.sentence_spans import split_sentences
 
 
 def _split(text: str) -> list[str]:

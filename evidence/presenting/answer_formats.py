@@ -1,8 +1,8 @@
 """A run's answer taken away: Markdown with its quotes, page numbers and links back to the audit, and the cited
 papers as BibTeX and CSL-JSON.
 
-Pure functions: plain values in, text out (views/exports.py gathers a run's values from the database). A quote is
-written so a Markdown reader gives back exactly the stored text.
+Pure functions: plain values in, text out (presenting/exports.py gathers a run's values from the database). A
+quote is written so a Markdown reader gives back exactly the stored text.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .names import name_parts
+from ..names import name_parts
 
 _PROCEEDINGS = re.compile(r"\b(?:proceedings|conference|symposium|workshop|meeting)\b", re.I)
 FORMATS = {

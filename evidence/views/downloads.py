@@ -6,8 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from ..exports import FORMATS
 from ..models import Run
+from ..presenting.answer_formats import FORMATS
 from ..presenting.exports import export_response
 
 

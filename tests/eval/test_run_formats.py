@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from evidence.eval.exports import (
+from evidence.eval.run_formats import (
     browsecomp_filename,
     browsecomp_run,
     qasper_predictions,
