@@ -103,11 +103,12 @@ def _framed(lines: Sequence[str], rows: Sequence[bool], first: int, last: int, f
     return Table(caption, header, first, last)
 
 
-def table_headers(texts: Sequence[str]) -> list[str]:
-    """Per sentence in text order, the header of the table it is a row of ("" for a sentence that is no row):
-    the block right above the table's first row when it is short, no row, no caption and no sentence."""
-    out = [""] * len(texts)
-    header = ""
+def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """Per sentence in text order, the (caption, header) of the table it is a row of (("", "") for a sentence that
+    is no row): the header is the block right above the table's first row when it is short, no row, no caption and
+    no sentence; the caption is the block above the header (or above the first row) when it names a table."""
+    out = [("", "")] * len(texts)
+    frame = ("", "")
     for i, text in enumerate(texts):
         if not is_row(text):
             continue
@@ -117,5 +118,8 @@ def table_headers(texts: Sequence[str]) -> list[str]:
             above = texts[i - 1] if i > 0 else ""
             fits = above and not CAPTION.match(above) and not SENTENCE_END.search(above) and not _prose_like(above)
             header = above if fits else ""
-        out[i] = header
+            top = i - 1 - bool(header)
+            caption = texts[top] if top >= 0 and CAPTION.match(texts[top]) else ""
+            frame = (caption, header)
+        out[i] = frame
     return out

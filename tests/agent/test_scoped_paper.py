@@ -36,3 +36,29 @@ def test_a_run_about_one_long_paper_reads_it_whole_and_cites_the_footnote_that_a
     assert reverb.text[footnote.start : footnote.end] == footnote.quote  # boxed exactly where it stands
     assert footnote.page is not None
     assert_consistent(run)
+
+
+def test_a_table_row_is_read_beside_its_caption_and_header_and_prose_beside_its_neighbours():
+    from evidence.agent.readers.general import table_of
+
+    caption, header = "Table 1 Patient-provider relationship during consultation", "Item Yes (%) No (%) Respondents"
+    assert table_of("Treated with respect 97.9 2.1 97", caption, header) == f"{caption}; columns: {header}"
+    assert table_of("Privacy given 99 1 97", "", header) == f"columns: {header}"
+    assert table_of("The patients valued being treated with respect.", caption, header) == ""  # prose: no table
+
+
+def test_a_run_about_a_paper_hands_the_reader_a_rows_table_with_it(library, settings):
+    from evidence.agent.core import load_document_units
+    from evidence.agent.readers.general import read_whole
+
+    path = require(SHARED_DATA) / "realqa/papers/qi_barriers_resource_limited.pdf"
+    ingest_now(library, [(path.name, path.read_bytes())])
+    paper = library.documents.get(source_name__endswith=path.name)
+    papers = load_document_units(library.pk, [paper.docid], "sentence", with_vectors=True)
+    blocks, scores = read_whole("What share of outpatients were treated with respect?", papers)
+    row = next(i for i, b in enumerate(blocks) if b.text == "Treated with respect 97.9 2.1 97")
+    assert scores["tables"][row] == (
+        "Table 1 Patient-provider relationship during consultation; columns: Item Yes (%) No (%) Respondents"
+    )
+    prose = next(i for i, b in enumerate(blocks) if b.text.startswith("It illustrates that the staff"))
+    assert scores["tables"][prose] == ""

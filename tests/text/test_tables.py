@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.text.tables import find_tables, is_row, table_headers
+from evidence.text.tables import find_tables, is_row, table_frames
 
 PAGE = [
     "the staff are indeed aware of these problems and open",
@@ -45,9 +45,10 @@ def test_without_a_caption_a_prose_line_is_no_header():
     assert table.header == [] and table.caption == []
 
 
-def test_each_row_reads_its_tables_header_across_a_wrapped_label():
+def test_each_row_reads_its_tables_caption_and_header_across_a_wrapped_label():
     texts = PAGE[1:8]
-    headers = table_headers(texts)
-    assert headers[:2] == ["", ""]  # the caption and the header are no rows
-    assert set(headers[2:4] + headers[5:]) == {"Item Yes (%) No (%) Respondents"}
-    assert headers[4] == ""  # "Opportunity to ask": a wrapped label, no row
+    frames = table_frames(texts)
+    assert frames[:2] == [("", ""), ("", "")]  # the caption and the header are no rows
+    assert set(frames[2:4] + frames[5:]) == {(PAGE[1], PAGE[2])}
+    assert frames[4] == ("", "")  # "Opportunity to ask": a wrapped label, no row
+    assert table_frames(["We measured it.", "A 1.0 2.0", "B 3.0 4.0"])[1:] == [("", ""), ("", "")]  # a sentence
