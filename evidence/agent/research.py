@@ -24,7 +24,6 @@ from .core import (
     RunContext,
     RunRecorder,
     TimeBudget,
-    Trajectory,
     make_judge,
     planner_for,
     ticking,
@@ -43,21 +42,19 @@ def run_claimed(run: Run, emit: Callable[..., Any] = streams.emit) -> Run:
     While it works, a progress event breaks any silence of a few seconds (agent/core/progress.py); it stops before
     the end is recorded.
     """
-    trajectory = Trajectory()
     with ticking(run.pk, emit) as speak:
-        recorder = RunRecorder(run, trajectory, speak)
-        outcome, ctx = research(run, recorder, trajectory, speak)
-    finish(recorder, outcome, ctx)
+        recorder = RunRecorder(run, speak)
+        outcome = research(run, recorder)
+    # The recorder writes the end, keeping a cancel or a reap that came first.
+    recorder.finish(outcome.status, outcome.answer)
     return run
 
 
-def research(
-    run: Run, recorder: RunRecorder, trajectory: Trajectory, emit: Callable[..., Any]
-) -> tuple[Outcome, RunContext | None]:
+def research(run: Run, recorder: RunRecorder) -> Outcome:
     """Build the run's context and run its system; return how it ended (never raises)."""
     ctx: RunContext | None = None
-    emit(run.pk, "status", {"status": "running", "system": run.system, "question": run.question})
     try:
+        recorder.event("status", {"status": "running", "system": run.system, "question": run.question})
         system = SYSTEMS.get(run.system)
         if system is None:
             raise ValueError(f"unknown system {run.system!r}: choose one of {', '.join(SYSTEMS)}")
@@ -67,8 +64,7 @@ def research(
         judge = make_judge(spec) if system.uses_judge else None
         ctx = RunContext(
             run=run,
-            trajectory=trajectory,
-            tools=ResearchTools(run, trajectory, searcher=config.searcher, emit=emit, scope=config.scope_docids),
+            tools=ResearchTools(run, recorder, searcher=config.searcher, scope=config.scope_docids),
             clock=clock,
             recorder=recorder,
             judge=judge,
@@ -94,7 +90,7 @@ def research(
         log.exception("run %s failed", run.pk)
         run.error = user_error(error)
         outcome = Outcome(Run.Status.FAILED, Answer(explanation="", exact_answer="", confidence=0.0))
-    return outcome, ctx
+    return outcome
 
 
 INTERNAL_ERROR = (
@@ -114,12 +110,4 @@ def fallback_answer(run: Run, ctx: RunContext | None) -> Answer:
     from .core import compose_extractive
 
     delivered = ctx.delivered if ctx else []
-    answer = compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)
-    if ctx:
-        ctx.reached("cited", [span.docid for _, span in answer.citations])
-    return answer
-
-
-def finish(recorder: RunRecorder, outcome: Outcome, ctx: RunContext | None) -> None:
-    """Write the run's end through its recorder (which keeps a cancel or a reap that came first)."""
-    recorder.finish(outcome.status, outcome.answer, ctx.delivered if ctx else [])
+    return compose_extractive(run.question, delivered, threshold=ctx.config.answer_threshold if ctx else None)

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from evidence.agent.core.tools import ResearchTools, ToolError
-from evidence.agent.core.trajectory import Trajectory
+from evidence import streams
+from evidence.agent.core import ResearchTools, RunRecorder, ToolError
 from evidence.models import Run, RunEvent
 from tests.ingesting import ingest_now
 
@@ -27,7 +27,7 @@ def tools(collection, settings, tmp_path):
     settings.EVIDENCE_UPLOAD_DIR = tmp_path / "uploads"
     ingest_now(collection, DOCS.items(), embed=False)
     run = Run.objects.create(owner=collection.owner, collection=collection, question="caffeine?")
-    return ResearchTools(run, Trajectory(), searcher="bm25")
+    return ResearchTools(run, RunRecorder(run, streams.emit), searcher="bm25")
 
 
 def test_search_shows_ranks_one_to_five_and_how_to_continue(tools):
@@ -35,7 +35,8 @@ def test_search_shows_ranks_one_to_five_and_how_to_continue(tools):
     assert result.text.startswith('search_id=s1 query="caffeine sleep" hits=12')
     assert [line.split(".")[0] for line in result.text.splitlines() if line[:1].isdigit()] == ["1", "2", "3", "4", "5"]
     assert result.text.endswith('[more: read_search_results(search_id="s1", offset=6, limit=10)]')
-    assert len(tools.trajectory["surfaced"]) == 12 and len(tools.trajectory["previewed"]) == 5
+    trajectory = tools.recorder.trajectory
+    assert len(trajectory["surfaced"]) == 12 and len(trajectory["previewed"]) == 5
     assert RunEvent.objects.filter(run=tools.run, kind="search").count() == 1
 
 
@@ -90,7 +91,7 @@ def test_read_document_pages_by_lines_with_a_header_and_a_continuation(tools):
     assert text[page.data["start"] : page.data["end"]] == "\n".join(text.split("\n")[2:4])
     with pytest.raises(ToolError, match=f"offset {total + 1} is outside docid=note-03 \\({total} lines\\)"):
         tools.call("read_document", {"reason": "r", "docid": "note-03", "offset": total + 1})
-    assert tools.trajectory["opened"] == ["note-03"]
+    assert tools.recorder.trajectory["opened"] == ["note-03"]
 
 
 def test_empty_and_stopword_queries_are_refused_clearly(tools):

@@ -127,8 +127,8 @@ def test_cancelling_a_running_run_tells_the_loop(api, run):
         status=Run.Status.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
     )
     assert api.post(f"/api/runs/{run.pk}/cancel").json()["status"] == "cancelled"
+    from evidence.agent.core import Trajectory
     from evidence.agent.core.recorder import heartbeat
-    from evidence.agent.core.trajectory import Trajectory
 
     assert heartbeat(run.pk, Trajectory()) == Run.Status.CANCELLED  # what RunContext.log checks at each step
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -207,14 +208,18 @@ def life_writes(source: str) -> list[int]:
     return sorted(set(found))
 
 
-def test_only_the_run_lifecycle_writes_a_runs_status_or_heartbeat():
-    writers = {
+def found_in_app(check: Callable[[str], list[int]], allowed: set[str]) -> set[str]:
+    """`path:line` of each line the check finds in the app's modules, but the allowed ones (paths in evidence/)."""
+    return {
         f"{path.relative_to(APP.parent)}:{line}"
         for path in sorted(APP.rglob("*.py"))
-        if "migrations" not in path.parts and path.name != "run_lifecycle.py"
-        for line in life_writes(path.read_text())
+        if "migrations" not in path.parts and path.relative_to(APP).as_posix() not in allowed
+        for line in check(path.read_text())
     }
-    assert writers == set()
+
+
+def test_only_the_run_lifecycle_writes_a_runs_status_or_heartbeat():
+    assert found_in_app(life_writes, {"services/run_lifecycle.py"}) == set()
     assert life_writes((APP / "services" / "run_lifecycle.py").read_text()), "the check sees the lifecycle's writes"
 
 
@@ -230,6 +235,56 @@ def test_only_the_run_lifecycle_writes_a_runs_status_or_heartbeat():
 def test_the_life_check_sees_each_way_of_writing(source):
     assert life_writes(source) == [1]
     assert life_writes("IngestFile.objects.filter(pk=1).update(status='failed')") == []
+
+
+# ------------------------------------------------------------------ one writer of a run's recall funnel
+
+# The recorder derives the funnel (its Trajectory) from what it records; the lifecycle stores what the recorder
+# hands its heartbeat.
+FUNNEL_WRITERS = {"agent/core/recorder.py", "services/run_lifecycle.py"}
+
+
+def funnel_writes(source: str) -> list[int]:
+    """Lines that write a run's recall funnel: `X.trajectory.add(...)`, a `reached(...)` call, an assignment to
+    `X.trajectory`, an `update(trajectory=...)`, or raw SQL that sets the trajectory column."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = ast.unparse(node.func.value).split(".")[-1]
+            if (node.func.attr == "add" and receiver.endswith("trajectory")) or node.func.attr == "reached":
+                found.append(node.lineno)
+            if node.func.attr == "update" and any(k.arg == "trajectory" for k in node.keywords):
+                found.append(node.lineno)
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "trajectory" for t in targets):
+                found.append(node.lineno)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            sql = " ".join(node.value.split()).lower()
+            if "update evidence_run set" in sql and "trajectory =" in sql:
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_only_the_recorder_writes_a_runs_funnel():
+    assert found_in_app(funnel_writes, FUNNEL_WRITERS) == set()
+    assert funnel_writes((APP / "agent" / "core" / "recorder.py").read_text()), "the check sees the recorder's writes"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "ctx.reached('inspected', ['a'])",
+        "self.trajectory.add('opened', ['a'])",
+        "run.trajectory = {'cited': ['a']}",
+        "Run.objects.filter(pk=1).update(trajectory={})",
+        "cursor.execute('UPDATE evidence_run SET trajectory = %s WHERE id = %s', ['{}', 1])",
+    ],
+)
+def test_the_funnel_check_sees_each_way_of_writing(source):
+    assert funnel_writes(source) == [1]
+    reads = "seen.add('a')\nx = run.trajectory.get('cited')\nn = Trajectory.from_dict(run.trajectory).counts()"
+    assert funnel_writes(reads) == []
 
 
 # ------------------------------------------------------------------ every test can fail
@@ -418,13 +473,7 @@ def raw_answer_reads(source: str) -> list[int]:
 
 
 def test_a_runs_answer_is_read_only_through_stored_answer():
-    readers = [
-        f"{path.relative_to(APP.parent)}:{line}"
-        for path in sorted(APP.rglob("*.py"))
-        if "migrations" not in path.parts and path.name not in ANSWER_READERS_ALLOWED
-        for line in raw_answer_reads(path.read_text())
-    ]
-    assert readers == []
+    assert found_in_app(raw_answer_reads, ANSWER_READERS_ALLOWED) == set()
 
 
 @pytest.mark.parametrize(

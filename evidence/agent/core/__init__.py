@@ -1,6 +1,6 @@
-"""The floor of the agent: a run's context, clock, recorder and trajectory, the steps every system takes (search,
-read, answer), question analysis, the planner and judge choice, the units a run reads, the tools an LLM planner
-calls, and the composed answer. It imports no other room of agent/ but llm/."""
+"""The floor of the agent: a run's context, clock and recorder (the one writer of its rows and of its trajectory,
+the recall funnel), the steps every system takes (read, answer), question analysis, the planner and judge choice,
+the units a run reads, the search tools, and the composed answer. It imports no other room of agent/ but llm/."""
 
 from ...text.planning import QUESTION_WORDS, Plan, refine_query
 from .answering import NOT_FOUND, Answer, attach_citations, compose, compose_extractive
@@ -10,7 +10,7 @@ from .heuristic import heuristic_spans
 from .judges import JudgeSpec, make_judge
 from .planners import ModelPlanner, planner_for
 from .progress import PROGRESS, ticking
-from .recorder import RunCancelled, RunRecorder
+from .recorder import STAGES, RunCancelled, RunRecorder, Trajectory
 from .steps import (
     MAX_ROUNDS,
     SCOPED_PASSAGE_LIMIT,
@@ -20,11 +20,9 @@ from .steps import (
     plain_select,
     read_top,
     reader_of,
-    search_hits,
     unit_key,
 )
 from .tools import ResearchTools, ToolError
-from .trajectory import STAGES, Trajectory
 from .units import UnitRef, load_document_units, load_units, load_units_by_ref, unit_ref
 
 __all__ = [
@@ -64,7 +62,6 @@ __all__ = [
     "read_top",
     "reader_of",
     "refine_query",
-    "search_hits",
     "ticking",
     "unit_key",
     "unit_ref",

@@ -1,5 +1,5 @@
-"""The steps every system is built from, each acting on a run's state (context.py): search, read the top hits
-as units, select spans without System 1, compose the answer from what was delivered."""
+"""The steps every system is built from, each acting on a run's state (context.py): read the top hits as units,
+select spans without System 1, compose the answer from what was delivered (the search is `ctx.tools.hits`)."""
 
 from __future__ import annotations
 
@@ -16,32 +16,11 @@ from . import progress
 from .answering import Answer, Reader, compose_extractive
 from .context import RunContext
 from .heuristic import heuristic_spans
-from .tools import ToolError
 from .units import load_units
 
 SUPPORTED = 0.8  # a span this probable settles the question
 SCOPED_PASSAGE_LIMIT = 3  # a run scoped to this few documents reads their passages, not just their best one
 MAX_ROUNDS = 3
-
-
-def search_hits(ctx: RunContext, query: str, reason: str) -> list[Hit]:
-    """Run the search tool and return the cached ranking as hits (empty when the tool refused the call).
-
-    The same query twice in one run is searched once: readers that look at the question's candidates in turn
-    share the first search.
-    """
-    from ...retrieval.cache import load_ranking
-
-    if query in ctx.searched:
-        return ctx.searched[query]
-    try:
-        result = ctx.tools.search(reason, query)
-    except ToolError as error:
-        ctx.log("tool_error", {"tool": "search", "message": str(error)})
-        return []
-    ranking = load_ranking(ctx.run.pk, result.data["search_id"]).ranking
-    ctx.searched[query] = [Hit(docid, score, passage) for docid, score, passage in ranking]
-    return ctx.searched[query]
 
 
 def read_top(ctx: RunContext, hits: list[Hit], k: int, query: str | None = None) -> list[Unit]:
@@ -76,8 +55,8 @@ def unit_key(unit: Unit) -> str:
 
 
 def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> Answer:
-    """Compose the answer from the delivered spans through the answer layer; record what it cites."""
-    answer = compose_extractive(
+    """Compose the answer from the delivered spans through the answer layer."""
+    return compose_extractive(
         plan.question,
         ctx.delivered,
         max_sentences=ctx.config.answer_spans,
@@ -85,15 +64,14 @@ def answer_from(ctx: RunContext, plan: Plan, min_probability: float = 0.2) -> An
         threshold=ctx.config.answer_threshold,
         reader=reader_of(ctx),
     )
-    ctx.reached("cited", [span.docid for _, span in answer.citations])
-    return answer
 
 
 def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[EvidenceSpan]:
     """Select spans without System 1 (cosine + lexical overlap), as the baselines do."""
-    ctx.reached("inspected", [unit.docid for unit in units])
+    if units:
+        ctx.log("reading", {"docids": list(dict.fromkeys(unit.docid for unit in units))})
     spans = heuristic_spans(plan.question, units)
-    return ctx.deliver(spans)
+    return ctx.recorder.deliver(spans)
 
 
 def reader_of(ctx: RunContext) -> Reader:

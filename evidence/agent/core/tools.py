@@ -1,23 +1,23 @@
 """The Pi-Serini tool contract: search, read_search_results, read_document, each with a reason.
 
-Every call is logged to the run (an event and the trajectory sets); a bad call gets a message that says how
-to fix it, returned to the planner as the tool's output rather than raised past it.
+Every call is a step the run's recorder records (an event and a heartbeat; what it ranked, showed or opened
+enters the trajectory there); a bad call gets a message that says how to fix it, returned to the planner as the
+tool's output rather than raised past it. `hits` is the search as the offline steps use it: a ranking of hits.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import streams
 from ...models import Document, Passage, Run
 from ...retrieval import cache, index_store, piserini
 from ...retrieval.excerpts import excerpt_around
 from ...retrieval.searchers import get_searcher
 from ...retrieval.types import Hit
-from .trajectory import Trajectory
+from .recorder import RunRecorder
 
 SEARCH_DEPTH = piserini.SEARCH_DEPTH  # the contract ranks this deep
 SHOWN_BY_SEARCH = 5
@@ -44,20 +44,13 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
 
 
 class ResearchTools:
-    """The three search tools bound to one run, its collection, a searcher and its trajectory."""
+    """The three search tools bound to one run, its collection, a searcher and the run's recorder."""
 
-    def __init__(
-        self,
-        run: Run,
-        trajectory: Trajectory,
-        searcher: str = "hybrid",
-        emit: Callable[..., Any] = streams.emit,
-        scope: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, run: Run, recorder: RunRecorder, searcher: str = "hybrid", scope: Sequence[str] = ()) -> None:
         self.run = run
-        self.trajectory = trajectory
+        self.recorder = recorder
         self.searcher = get_searcher(searcher, run.collection_id)
-        self.emit = emit
+        self.searched: dict[str, list[Hit]] = {}  # query -> hits, for readers that look at them in turn
         # A run may be scoped to some documents (a question about one paper, RunConfig.scope_docids): hits
         # outside are dropped.
         self.scope = {str(d) for d in scope}
@@ -109,8 +102,6 @@ class ResearchTools:
         hits = piserini.rank(self.searcher, query, self.scope)
         stored = cache.store_ranking(self.run.pk, query, reason, self.searcher.name, hits)
         shown = hits[:SHOWN_BY_SEARCH]
-        self.trajectory.add("surfaced", [hit.docid for hit in hits])
-        self.trajectory.add("previewed", [hit.docid for hit in shown])
         entries = self._entries(shown, query, first_rank=1)
         header = f'search_id={stored.search_id} query="{query}" hits={len(hits)}'
         if not hits:
@@ -123,8 +114,15 @@ class ResearchTools:
                     "limit=10)]"
                 )
             text = header + "\n" + "\n".join(entry["text"] for entry in entries) + more
-        self.emit(
-            self.run.pk,
+        result = ToolResult(
+            text,
+            {
+                "search_id": stored.search_id,
+                "docids": [hit.docid for hit in shown],
+                "ranked": [hit.docid for hit in hits],
+            },
+        )
+        self.recorder.event(
             "search",
             {
                 "search_id": stored.search_id,
@@ -134,8 +132,9 @@ class ResearchTools:
                 "total": len(hits),
                 "top": [{k: v for k, v in entry.items() if k != "text"} for entry in entries],
             },
+            result.data,
         )
-        return ToolResult(text, {"search_id": stored.search_id, "docids": [hit.docid for hit in shown]})
+        return result
 
     def read_search_results(self, reason: str, search_id: str, offset: int = 6, limit: int = 10) -> ToolResult:
         """Page through a cached ranking (offsets are 1-based ranks)."""
@@ -154,14 +153,15 @@ class ResearchTools:
                 f"Use an offset between 1 and {max(total, 1)}, or call search with a new query."
             )
         page = [Hit(docid, score, passage) for docid, score, passage in stored.ranking[offset - 1 : offset - 1 + limit]]
-        self.trajectory.add("previewed", [hit.docid for hit in page])
         entries = self._entries(page, stored.query, first_rank=offset)
         last = offset + len(page) - 1
         text = f"search_id={search_id} ranks {offset}-{last} of {total}\n" + "\n".join(e["text"] for e in entries)
         if last < total:
             text += f'\n[more: read_search_results(search_id="{search_id}", offset={last + 1}, limit={limit})]'
-        self.emit(
-            self.run.pk,
+        result = ToolResult(
+            text, {"docids": [hit.docid for hit in page], "next_offset": last + 1 if last < total else None}
+        )
+        self.recorder.event(
             "read_search_results",
             {
                 "search_id": search_id,
@@ -170,10 +170,9 @@ class ResearchTools:
                 "limit": limit,
                 "docids": [h.docid for h in page],
             },
+            result.data,
         )
-        return ToolResult(
-            text, {"docids": [hit.docid for hit in page], "next_offset": last + 1 if last < total else None}
-        )
+        return result
 
     def read_document(self, reason: str, docid: str, offset: int = 1, limit: int = 200) -> ToolResult:
         """Read a document by lines: a header `[docid=X lines a-b of N]` and a continuation hint."""
@@ -196,9 +195,8 @@ class ResearchTools:
         text = f"[docid={docid} lines {offset}-{last} of {total}]\n{document.title}\n\n{body}"
         if last < total:
             text += f'\n[continue: read_document(docid="{docid}", offset={last + 1}, limit={limit})]'
-        self.trajectory.add("opened", [docid])
-        self.emit(
-            self.run.pk,
+        result = ToolResult(text, {"docid": docid, "start": start, "end": end, "lines": [offset, last, total]})
+        self.recorder.event(
             "read_document",
             {
                 "docid": docid,
@@ -208,8 +206,25 @@ class ResearchTools:
                 "start": start,
                 "end": end,
             },
+            result.data,
         )
-        return ToolResult(text, {"docid": docid, "start": start, "end": end, "lines": [offset, last, total]})
+        return result
+
+    def hits(self, query: str, reason: str) -> list[Hit]:
+        """Search, and return the cached ranking as hits ([] when the tool refused the call, its error recorded).
+
+        The same query twice in one run is searched once: readers that look at the question's candidates in turn
+        share the first search.
+        """
+        if query not in self.searched:
+            try:
+                result = self.search(reason, query)
+            except ToolError as error:
+                self.recorder.event("tool_error", {"tool": "search", "message": str(error)})
+                return []
+            ranking = cache.load_ranking(self.run.pk, result.data["search_id"]).ranking
+            self.searched[query] = [Hit(docid, score, passage) for docid, score, passage in ranking]
+        return self.searched[query]
 
     # -------------------------------------------------------------- formatting
 

@@ -154,7 +154,7 @@ def dispatch(ctx: RunContext, call: ToolCall) -> str:
     if call.name == "read_document" and ctx.judge is None:
         # Without System 1 the planner's own reading is what gets delivered: the best sentences of the chunk.
         units = load_units(ctx.run.collection_id, [Hit(str(call.arguments.get("docid")), 0.0)])
-        ctx.deliver(heuristic_spans(ctx.run.question, units))
+        ctx.recorder.deliver(heuristic_spans(ctx.run.question, units))
     return result.text
 
 
@@ -183,7 +183,6 @@ def final_answer(ctx: RunContext, response: ChatResponse) -> Answer:
     """Parse the model's answer; keep citations that point at delivered spans, count the rest as dropped."""
     final = parse_final_answer(response.content or "")
     citations, dropped = attach_citations(final.explanation, ctx.delivered)
-    ctx.reached("cited", [span.docid for _, span in citations])
     if dropped:
         ctx.log("citations_dropped", {"count": dropped})
     exact, anchored = anchored_exact(final.exact_answer, [span.quote for span in ctx.delivered])

@@ -180,7 +180,6 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     from ...encode.embedding import get_embedder
 
     question = plan.question
-    ctx.reached("inspected", [p.docid for p in papers])
     ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
     blocks, s = read_whole(question, papers)
     if not blocks:
@@ -212,14 +211,13 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     short = reading.short
     for paper in papers:
         chosen = [sp for sp in spans[:CITED] if sp.docid == paper.docid]
-        ctx.record_judgments(
-            question, [paper], {paper.docid: max((x.probability for x in chosen), default=0.0)}, chosen
-        )
+        best = {paper.docid: max((x.probability for x in chosen), default=0.0)}
+        ctx.recorder.judgments(question, [paper], best, chosen, provider=ctx.judge_spec.name)
     ctx.log("paper_reading", {"papers": len(papers), "sentences": len(blocks), "picked": CITED, "reader": "whole"})
     # Cited: the sentence the short answer is cut from, then the best others, up to CITED.
     lead = short.sentence if short.sentence is not None else 0
     cited = [spans[lead], *[sp for j, sp in enumerate(spans) if j != lead][: CITED - 1]]
-    ctx.deliver(cited)
+    ctx.recorder.deliver(cited)
     evidence_rows = [
         {"docid": blocks[i].docid, "start": blocks[i].start, "end": blocks[i].end, "rank": sentence.rank,
          "score": round(sentence.score, 4), "probability": round(sentence.probability, 4),
@@ -228,5 +226,4 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     ]  # fmt: skip
     signals = {"reader": "whole", "evidence": evidence_rows}
     answer = compose(spans, short, CITED, found=reading.found, signals=signals)
-    ctx.reached("cited", [sp.docid for sp in cited])
     return Outcome("answered", answer)

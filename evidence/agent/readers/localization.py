@@ -19,7 +19,6 @@ def request_evidence(
     if not units or ctx.judge is None:
         return []
     ctx.judged.update(unit_key(u) for u in units)
-    ctx.reached("inspected", [u.docid for u in units])
     ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in units))})  # the page's "reading N…" line
     result = localize_fanned_out(
         ctx.judge,
@@ -37,8 +36,8 @@ def request_evidence(
         elif judgment["kind"] == "noul":
             docid = str(judgment["docid"])
             best[docid] = max(best.get(docid, 0.0), float(judgment["p"]))  # type: ignore[arg-type]
-    ctx.record_judgments(plan.question, units, best, result.spans)
-    delivered = ctx.deliver(sorted(result.spans, key=lambda s: -s.probability))
+    ctx.recorder.judgments(plan.question, units, best, result.spans, provider=ctx.judge_spec.name)
+    delivered = ctx.recorder.deliver(sorted(result.spans, key=lambda s: -s.probability))
     # The call itself, as a tool call of System 2 (exports list it beside search and read calls).
     ctx.log(
         "request_evidence",

@@ -66,7 +66,7 @@ def pair_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] 
 
 def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
     """Judge every paragraph pair, deliver the chosen sentences, and answer citing all of them."""
-    ctx.reached("inspected", [unit.docid for unit in units])
+    ctx.log("reading", {"docids": list(dict.fromkeys(unit.docid for unit in units))})
     chosen = ctx.judge.multihop_support(plan.question, units)  # type: ignore[union-attr]
     spans = [
         EvidenceSpan(b.docid, b.start, b.end, b.text, b.page, p, 1.0, plan.question, b.kind)
@@ -74,9 +74,9 @@ def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
         for b, p in ((units[u].blocks[i], p) for i, p in picks)
     ]
     best = {units[u].docid: max(p for _, p in picks) for u, picks in chosen.items() if picks}
-    ctx.record_judgments(plan.question, units, best, spans)
+    ctx.recorder.judgments(plan.question, units, best, spans, provider=ctx.judge_spec.name)
     ctx.log("paragraph_pair", {"docids": [units[u].docid for u in sorted(chosen)], "sentences": len(spans)})
-    ctx.deliver(spans)
+    ctx.recorder.deliver(spans)
     answer = compose_extractive(
         plan.question,
         spans,
@@ -85,5 +85,4 @@ def read_pairs(ctx: RunContext, plan: Plan, units: list[Unit]) -> Outcome:
         threshold=ctx.config.answer_threshold,
         reader=reader_of(ctx),
     )
-    ctx.reached("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

@@ -11,7 +11,7 @@ from ...judge.heads import Head
 from ...judge.localize import EvidenceSpan
 from ...judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
 from ...judge.types import Unit
-from ..core import SCOPED_PASSAGE_LIMIT, Outcome, Plan, RunContext, answer_from, load_document_units, search_hits
+from ..core import SCOPED_PASSAGE_LIMIT, Outcome, Plan, RunContext, answer_from, load_document_units
 
 MIN_SECTIONS = 2  # a document whose paragraphs carry fewer section names is not read as a paper
 
@@ -58,7 +58,7 @@ def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> li
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
     from ...encode.embedding import get_embedder
 
-    ctx.reached("inspected", [paper.docid for paper in papers])
+    ctx.log("reading", {"docids": [paper.docid for paper in papers]})
     embedder = get_embedder()
     questions = list(dict.fromkeys(questions))
     names = sorted({b.label for paper in papers for b in paper.blocks})
@@ -69,16 +69,16 @@ def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> li
         for paper in papers:
             found = read_paper(question, question_vec, paper, label_vecs)
             best = {paper.docid: max((s.probability for s in found), default=0.0)}
-            ctx.record_judgments(question, [paper], best, found)
+            ctx.recorder.judgments(question, [paper], best, found, provider=ctx.judge_spec.name)
             spans.extend(found)
     paragraphs = sum(len(p.blocks) for p in papers)
     ctx.log("paper_reading", {"papers": len(papers), "paragraphs": paragraphs, "picked": len(spans)})
-    return ctx.deliver(sorted(spans, key=lambda s: -s.probability))
+    return ctx.recorder.deliver(sorted(spans, key=lambda s: -s.probability))
 
 
 def answer_in_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
     """Search (for the record), read each scoped paper's paragraphs, deliver the picks and answer from them."""
-    search_hits(ctx, plan.queries[0], "Search the scoped paper for the question's terms.")
+    ctx.tools.hits(plan.queries[0], "Search the scoped paper for the question's terms.")
     read_papers(ctx, [plan.question], papers)
     answer = answer_from(ctx, plan, min_probability=0.0)  # the reader's picks are the selection: cite them all
     return Outcome("answered" if answer.citations else "no_new_passages", answer)

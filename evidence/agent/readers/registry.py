@@ -38,22 +38,18 @@ class Reader:
     local_only: bool = False  # a scorer of the local provider's, not a question to any System 1
 
 
-def scoped_long_documents(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
-    return scoped_papers_to_read(ctx) or None
+def long_documents(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
+    """The long documents a run is scoped to, or, asked of the whole collection, those its best hits are."""
+    return (scoped_papers_to_read(ctx) if ctx.tools.scope else papers_to_read(ctx, hits)) or None
 
 
 def scoped_paper_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
     return scoped_papers(ctx) or None
 
 
-def long_document_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> list[Unit] | None:
-    return None if ctx.tools.scope else (papers_to_read(ctx, hits) or None)
-
-
 READERS = (
-    Reader("whole", scoped_long_documents, answer_whole_papers, local_only=True),
+    Reader("whole", long_documents, answer_whole_papers, local_only=True),
     Reader("papers", scoped_paper_candidates, answer_in_papers, local_only=True),
-    Reader("whole", long_document_candidates, answer_whole_papers, local_only=True),
     Reader("pairs", pair_candidates, read_pairs),
 )
 

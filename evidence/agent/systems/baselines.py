@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import MAX_ROUNDS, Answer, ModelPlanner, Outcome, RunContext, plain_select, read_top, search_hits
+from ..core import MAX_ROUNDS, Answer, ModelPlanner, Outcome, RunContext, plain_select, read_top
 from ..llm import ChatResponse, Conversation
 from ..planning import MAX_OUTPUT_TOKENS, final_answer
 
@@ -41,7 +41,7 @@ def llm_single_pass(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     """One search, the top k read by the plain scorer, one model call to answer from them."""
     plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
-    hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
+    hits = ctx.tools.hits(plan.queries[0], "Single pass: retrieve the top documents for the question.")
     plain_select(ctx, plan, read_top(ctx, hits, ctx.config.k(10), plan.queries[0]))
     chat = Conversation(system=ANSWER_PROMPT)
     chat.add_user(f"Question: {ctx.run.question}\n\nPassages:\n{passages_text(ctx)}")
@@ -60,7 +60,7 @@ def llm_review_loop(ctx: RunContext, planner: ModelPlanner) -> Outcome:
     for round_number in range(1, MAX_ROUNDS + 1):
         used.add(query.lower())
         seen = len(ctx.delivered)
-        hits = search_hits(ctx, query, f"Round {round_number}: search for evidence.")
+        hits = ctx.tools.hits(query, f"Round {round_number}: search for evidence.")
         plain_select(ctx, plan, read_top(ctx, hits, k, query))
         if round_number > 1 and len(ctx.delivered) == seen:
             return Outcome("no_new_passages", answer)
@@ -72,7 +72,10 @@ def llm_review_loop(ctx: RunContext, planner: ModelPlanner) -> Outcome:
         review = (ask_model(ctx, planner, chat).content or "").strip()
         refine = REFINE.search(review)
         supported = review.upper().startswith("SUPPORTED")
-        ctx.log("review", {"round": round_number, "supported": supported, "confidence": answer.confidence})
+        cited = list(dict.fromkeys(span.docid for _, span in answer.citations))  # the recorder counts them cited
+        ctx.log(
+            "review", {"round": round_number, "supported": supported, "confidence": answer.confidence, "cited": cited}
+        )
         if supported:
             return Outcome("answered", answer)
         next_query = refine.group(1).strip().splitlines()[0][:200] if refine else ""

@@ -22,7 +22,6 @@ from ..core import (
     plain_select,
     read_top,
     refine_query,
-    search_hits,
     unit_key,
 )
 from ..readers import choose_reader, request_evidence
@@ -45,7 +44,7 @@ def run_dual(ctx: RunContext) -> Outcome:
 
 def read_by_shape(ctx: RunContext, plan: Plan) -> Outcome:
     """The question and its candidates choose the reader (readers.py); anything no reader takes is searched."""
-    hits = search_hits(ctx, plan.queries[0], "Search for evidence with a lexical query from the question.")
+    hits = ctx.tools.hits(plan.queries[0], "Search for evidence with a lexical query from the question.")
     chosen = choose_reader(ctx, plan, hits)
     if chosen is None:
         return search_loop(ctx, plan, hits)
@@ -69,7 +68,7 @@ def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:
         if rounds == 1 and query == plan.queries[0]:
             hits = first_hits  # the search that chose the reader is the first round's
         else:
-            hits = search_hits(ctx, query, "Search for evidence with a lexical query from the question.")
+            hits = ctx.tools.hits(query, "Search for evidence with a lexical query from the question.")
         candidates = [u for u in read_top(ctx, hits, 3 * k, query) if unit_key(u) not in ctx.judged][:k]
         request_evidence(ctx, plan, candidates)
         if can_start_batch(ctx.clock.seconds_to_steer()):
@@ -77,7 +76,7 @@ def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:
             # background; its leads enter the research history when the loop next looks.
             mining_units = [u for u in ctx_units(ctx, hits[k : k + K_MINING]) if unit_key(u) not in ctx.judged]
             if mining_units:
-                ctx.reached("inspected", [u.docid for u in mining_units])
+                ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in mining_units)), "for": "leads"})
                 mining.append(
                     start_mining(
                         ctx.judge, ctx.judge_spec, ctx.run.collection_id, plan.question, mining_units, plan.clues
@@ -139,9 +138,10 @@ def whole_documents(ctx: RunContext, hits: list[Hit]) -> list[Unit]:
 
 def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     """Ranking task: System 1 grades the top 100 (relevance assessment), then localizes evidence in the top 3."""
-    hits = search_hits(ctx, plan.queries[0], "Search for documents relevant to the topic.")
+    hits = ctx.tools.hits(plan.queries[0], "Search for documents relevant to the topic.")
     units = ctx_units(ctx, hits[:RERANK_DEPTH])
-    ctx.reached("inspected", [u.docid for u in units])
+    if units:
+        ctx.log("reading", {"docids": list(dict.fromkeys(u.docid for u in units)), "for": "relevance"})
     relevance = assess_relevance(ctx.judge, plan.question, units)  # type: ignore[arg-type]
     order = relevance.ranking()
     ranking = [{"docid": d, "p": round(relevance.p(d) or 0.0, 4)} for d in order]
@@ -155,5 +155,4 @@ def rank_dual(ctx: RunContext, plan: Plan) -> Outcome:
     answer = compose_extractive(plan.question, ctx.delivered, threshold=ctx.config.answer_threshold)
     answer.found = True  # the ranking is the result: a claim with no short answer is still ranked, never "not found"
     answer.ranking = ranking + tail
-    ctx.reached("cited", [span.docid for _, span in answer.citations])
     return Outcome("answered", answer)

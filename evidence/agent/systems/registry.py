@@ -27,7 +27,6 @@ from ..core import (
     plain_select,
     read_top,
     refine_query,
-    search_hits,
 )
 from ..planning import run_llm_planner
 from .baselines import llm_review_loop, llm_single_pass
@@ -37,7 +36,7 @@ from .dual import run_dual
 def run_single_pass(ctx: RunContext) -> Outcome:
     plan = ctx.plan
     ctx.log("plan", {"sub_questions": plan.sub_questions, "queries": plan.queries[:1]})
-    hits = search_hits(ctx, plan.queries[0], "Single pass: retrieve the top documents for the question.")
+    hits = ctx.tools.hits(plan.queries[0], "Single pass: retrieve the top documents for the question.")
     k = ctx.config.k(10)
     plain_select(ctx, plan, read_top(ctx, hits, k, plan.queries[0]))
     answer = answer_from(ctx, plan)
@@ -52,14 +51,18 @@ def run_review_loop(ctx: RunContext) -> Outcome:
     for round_number in range(1, MAX_ROUNDS + 1):
         ctx.clock.check()
         used.append(query)
-        before = set(ctx.trajectory["surfaced"])
-        hits = search_hits(ctx, query, f"Round {round_number}: search for evidence.")
+        before = set(ctx.recorder.trajectory["surfaced"])
+        hits = ctx.tools.hits(query, f"Round {round_number}: search for evidence.")
         if round_number > 1 and not set(h.docid for h in hits[:k]) - before:
             return Outcome("no_new_passages", answer_from(ctx, plan))
         plain_select(ctx, plan, read_top(ctx, hits, k, query))
         answer = answer_from(ctx, plan)
         review_ok = answer.citations and answer.confidence >= 0.5
-        ctx.log("review", {"round": round_number, "supported": bool(review_ok), "confidence": answer.confidence})
+        cited = list(dict.fromkeys(span.docid for _, span in answer.citations))  # the recorder counts them cited
+        ctx.log(
+            "review",
+            {"round": round_number, "supported": bool(review_ok), "confidence": answer.confidence, "cited": cited},
+        )
         if review_ok:
             return Outcome("answered", answer)
         next_query = refine_query(plan.question, [s.quote for s in ctx.delivered[:5]], used)
@@ -76,7 +79,7 @@ def run_pi_serini(ctx: RunContext) -> Outcome:
     for query in plan.queries:
         if ctx.clock.steer_due:
             break
-        hits = search_hits(ctx, query, "Search with a short lexical query from the question.")
+        hits = ctx.tools.hits(query, "Search with a short lexical query from the question.")
         if len(hits) > 5:
             with contextlib.suppress(ToolError):
                 ctx.tools.read_search_results(
