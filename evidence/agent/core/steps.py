@@ -83,10 +83,15 @@ def reader_of(ctx: RunContext) -> Reader:
         return progress.step(message)
 
     def read_with(
-        question: str, sentences: Sequence[Sentence], short: ShortAnswer, found: bool, titles: Sequence[str] | None
+        question: str,
+        sentences: Sequence[Sentence],
+        short: ShortAnswer,
+        found: bool,
+        titles: Sequence[str] | None,
+        tables: Sequence[str] | None = None,
     ) -> Any:
         return read(
-            question, sentences, short, found, titles, threshold=ctx.config.answer_threshold,
+            question, sentences, short, found, titles, tables, threshold=ctx.config.answer_threshold,
             timeout_s=ctx.clock.remaining() - READER_RESERVE_S, step=step,
         )  # fmt: skip
 

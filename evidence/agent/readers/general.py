@@ -34,6 +34,7 @@ from ...judge.sentences import (
 from ...judge.types import Block, Unit
 from ...retrieval.types import Hit
 from ...text.question import analyse
+from ...text.tables import is_row, table_frames
 from ...text.terms import terms
 from ..core import (
     NOT_FOUND,
@@ -102,17 +103,23 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
     from ...encode.embedding import get_embedder
 
     asked = analyse(question)
-    blocks, neighbours, captions, positions = [], [], [], []
+    blocks, neighbours, captions, positions, tables = [], [], [], [], []
     for paper in papers:
         junk = body_flags(list(paper.blocks), paper.title)
         above = nearest_captions([b.text for b in paper.blocks])
+        frames = table_frames([b.text for b in paper.blocks])
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
+                caption, header = frames[i]
+                caption = caption or above[i]  # the caption above the table, else the nearest one
+                table = table_of(block.text, caption, header)
                 lo, hi = max(0, i - 1), min(len(paper.blocks), i + 2)
-                neighbours.append(" ".join(b.text for b in paper.blocks[lo:hi]))
-                captions.append(above[i])
+                # A sentence is read with its neighbours; a table row with its table's caption and header.
+                neighbours.append(f"{table} {block.text}" if table else " ".join(b.text for b in paper.blocks[lo:hi]))
+                captions.append(f"{caption} {header}")
                 positions.append(i / max(len(paper.blocks) - 1, 1))
+                tables.append(table)
     if not blocks:
         return [], {}
     focus, _scope = split_scope(question)
@@ -148,7 +155,20 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
         # The order the reader reads them in: the fitted sentence ranker's, else the score's.
         "rank": ranker.raw(ranker.select(features, RANK_FEATURES)) if ranker is not None else scores.score,
         "features": features,
+        "tables": np.array(tables, dtype=object),
     }
+
+
+TABLE_CAPTION_WORDS = 12  # of a row's caption, shown to the reader beside the row
+
+
+def table_of(text: str, caption: str, header: str) -> str:
+    """What a table row needs beside it to be read: its table's caption (its first words) and its header."""
+    if not is_row(text):
+        return ""
+    short = " ".join(caption.split()[:TABLE_CAPTION_WORDS])
+    parts = [short, f"columns: {header}" if header else ""]
+    return "; ".join(part for part in parts if part)
 
 
 EVIDENCE_K = 6  # sentences the answer layer cuts candidates from (the best by the reader's score)
@@ -207,6 +227,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         short,
         found_in_collection(short),
         [titles.get(blocks[i].docid, "") for i, _ in top],
+        [str(s["tables"][i]) for i, _ in top],
     )
     short = reading.short
     for paper in papers:
