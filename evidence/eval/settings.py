@@ -29,6 +29,7 @@ class EvaluationSettings:
     budget_s: float | None = None
     offset: int = 0
     answer_judge: AnswerJudge | None = None
+    scoped: bool = False  # papers: each question asked about its own paper only ("Ask about this document")
 
     @classmethod
     def of(cls, stored: dict[str, Any] | None) -> EvaluationSettings:
@@ -39,6 +40,7 @@ class EvaluationSettings:
             quiet_events=bool(stored.get("quiet_events")),
             budget_s=float(stored["budget_s"]) if stored.get("budget_s") is not None else None,
             offset=int(stored.get("offset") or 0),
+            scoped=bool(stored.get("scoped")),
             answer_judge=AnswerJudge(str(judge["model"]), judge.get("base_url"), judge.get("replay_of_evaluation"))
             if isinstance(judge, dict) and judge.get("model")
             else None,
@@ -55,4 +57,6 @@ class EvaluationSettings:
             stored["offset"] = self.offset
         if self.answer_judge is not None:
             stored["answer_judge"] = self.answer_judge.as_stored()
+        if self.scoped:
+            stored["scoped"] = True
         return stored

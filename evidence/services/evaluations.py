@@ -85,8 +85,9 @@ def start_evaluation(
     here, to its end, with `run_options` (run_evaluation's). Not `fresh`, the evaluation of the same questions,
     collection, system and settings is taken back where it stopped.
     """
-    stored = (config or EvaluationSettings(run={"searcher": "hybrid"}, quiet_events=True)).as_stored()
-    key = key_of(Papers(questions, collection.name), collection.name, system, stored)
+    settings_ = config or EvaluationSettings(run={"searcher": "hybrid"}, quiet_events=True)
+    stored = settings_.as_stored()
+    key = key_of(Papers(questions, collection.name, scoped=settings_.scoped), collection.name, system, stored)
     with transaction.atomic():
         if background:
             get_user_model().objects.select_for_update().filter(pk=owner.pk).first()  # one start at a time per owner
@@ -164,7 +165,11 @@ def run_evaluation(
         if evaluation.collection is None:
             raise EvaluationRefused("Its collection was deleted.")
         evaluate(
-            Papers(evaluation.questions, evaluation.collection.name),
+            Papers(
+                evaluation.questions,
+                evaluation.collection.name,
+                scoped=EvaluationSettings.of(evaluation.config).scoped,
+            ),
             evaluation.owner,
             evaluation.system,
             evaluation.config,

@@ -83,6 +83,20 @@ def test_it_scores_a_collection_against_gold_questions_and_prints_one_json_line(
         assert "scope_docids" not in run.config and "reader" not in run.config
 
 
+def test_a_scoped_evaluation_asks_each_question_about_its_own_paper_through_the_command(library, tmp_path):
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(QUESTIONS[:1]))
+    args = ["evaluate", "papers", "--questions", str(path), "--collection", library.name, "--system", "single_pass"]
+    call_command(*args, verbosity=0)
+    call_command(*args, "--scoped", verbosity=0)
+    whole, scoped = Evaluation.objects.order_by("pk")
+    assert whole.key != scoped.key and scoped.config.get("scoped") is True
+    (run,) = Run.objects.filter(evaluation_items__evaluation=scoped)
+    assert run.config["scope_docids"] == ["walking"]  # the gold paper only, as "Ask about this document" asks
+    (run,) = Run.objects.filter(evaluation_items__evaluation=whole)
+    assert "scope_docids" not in run.config
+
+
 def test_it_refuses_an_unknown_collection(library, tmp_path):
     path = tmp_path / "gold.json"
     path.write_text(json.dumps(QUESTIONS))

@@ -97,6 +97,7 @@ class Command(BaseCommand):
             budget_s=options["budget"] or None,
             offset=options["offset"] or 0,
             answer_judge=AnswerJudge(judge, options["judge_base_url"], options["judge_replay_of"]) if judge else None,
+            scoped=bool(options.get("scoped")),
         )
         questions = bench.questions()
         if options["offset"]:
