@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 # A cell: a number (grouped, decimal, signed, a percentage, in parentheses, with a unit letter such as 10k or a
 # footnote mark), or a dash standing for an empty cell.
@@ -45,14 +46,14 @@ def _prose_like(line: str) -> bool:
     return len(words) >= 4 and sum(bool(_PROSE_WORD.match(w)) for w in words) >= 0.5 * len(words)
 
 
+@dataclass(frozen=True)
 class Table:
     """A table found in a run of lines: line indices of its caption, header and rows (others inside: labels)."""
 
-    def __init__(self, caption: list[int], header: list[int], first: int, last: int) -> None:
-        self.caption = caption
-        self.header = header
-        self.first = first  # the first row
-        self.last = last  # the last row (inclusive)
+    caption: list[int]
+    header: list[int]
+    first: int  # the first row
+    last: int  # the last row (inclusive)
 
     @property
     def start(self) -> int:
