@@ -73,7 +73,7 @@ def measure(variant: str, limit: int, question_file: str) -> dict:
     from django.contrib.auth import get_user_model
 
     from evidence.eval.papers_bench import Papers
-    from evidence.eval.runner import evaluate
+    from evidence.services.evaluation_runner import evaluate
     from evidence.ingest import jobs
     from evidence.models import Collection
 

@@ -45,7 +45,7 @@ def dump(path: Path, data: Path = HOTPOT) -> None:
 
     from evidence.agent.readers import pairs
     from evidence.eval.benchmarks import HotpotQA
-    from evidence.eval.runner import evaluate
+    from evidence.services.evaluation_runner import evaluate
     from evidence.eval.settings import EvaluationSettings
     from evidence.judge.local import LocalJudge
 

@@ -93,7 +93,7 @@ def main() -> None:
     from evidence.agent import research as loop  # noqa: F401  (imports the strategies, so their reader names exist)
     from evidence.agent.core import units as units_after
     from evidence.models import Collection
-    from evidence.run_config import user_config
+    from evidence.run_state import user_config
     from evidence.services import runs
 
     collection = Collection.objects.filter(name=args.collection).order_by("pk").first()

@@ -98,7 +98,7 @@ def main() -> None:
 
     django.setup()
     from evidence.eval.papers_bench import Papers
-    from evidence.eval.runner import evaluate
+    from evidence.services.evaluation_runner import evaluate
     from evidence.models import EvaluationItem
     from evidence.reader import runtime
 

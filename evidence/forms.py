@@ -8,7 +8,7 @@ from .agent.research import SYSTEM_NAMES
 from .eval.question_sets import MAX_BYTES, MAX_QUESTIONS, QuestionSetError, read_question_set
 from .models import Collection, Evaluation, Run
 from .retrieval.searchers import SEARCHERS
-from .run_config import user_config
+from .run_state import user_config
 from .services import evaluations, runs
 
 SYSTEM_LABELS = {

@@ -9,10 +9,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
 import redis
+from celery import current_app as celery_app
 from django.conf import settings
 from django.db import connection
 
-from researchapp.celery import app as celery_app
+# The project's Celery app (researchapp/celery.py) makes itself the current app when the project loads; reading it
+# through celery.current_app keeps the app from importing the project package above it.
 
 
 def check_database() -> str:

@@ -29,9 +29,8 @@ from .piserini_backends import site_url
 from .presenting.answers import run_citations, short_answer_view
 from .ratelimit import bucket_name, take
 from .retrieval import piserini
-from .run_config import user_config
+from .run_state import StoredAnswer, user_config
 from .services import queueing, runs
-from .stored_answer import StoredAnswer
 
 INSTRUCTIONS = (
     "Evidence desk: research over your own collections of papers, every answer traceable to exact spans. "

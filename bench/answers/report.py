@@ -30,7 +30,7 @@ def in_reader_input(item, gold: dict) -> bool | None:
     from evidence.answers.ranker_rows import Sentence
     from evidence.eval.metrics_papers import locate_quote
     from evidence.reader.reading import sentences_within
-    from evidence.stored_answer import StoredAnswer
+    from evidence.run_state import StoredAnswer
 
     rows = StoredAnswer.of(item.run).signals.get("evidence")
     if not rows or gold["type"] == "unanswerable":

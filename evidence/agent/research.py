@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import streams
 from ..models import Run
-from ..run_config import RunConfig
+from ..run_state import RunConfig
 from .core import (
     Answer,
     DeadlineReached,

@@ -17,9 +17,8 @@ from ..eval.compare_runs import compare as compare_runs
 from ..models import Collection, Run
 from ..presenting.answer_formats import FORMATS
 from ..presenting.exports import export_response
-from ..run_config import RunConfig, user_config
+from ..run_state import RunConfig, StoredAnswer, user_config
 from ..services import queueing, runs
-from ..stored_answer import StoredAnswer
 from ..streams import json_events, resume_point
 from . import common
 from .common import ERRORS, ID, LIMIT, OFFSET, UNSAFE, not_found, owned, span_out

@@ -16,7 +16,7 @@ from ..ingest.parsers import parse_file
 from ..ingest.store import store_documents, text_sha256
 from ..models import Collection, Region, Run
 from ..retrieval import index_store
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 from .metrics import f1_at_k, ndcg_at_k, prf_from_counts, recall_at_k
 from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores, hotpot_summary
 from .metrics_qasper import qasper_question_scores, qasper_summary, reference_from_answer
@@ -105,6 +105,7 @@ class SciFact:
     headline = ("ndcg@10", "recall@100", "rationale_f1")
     per_question = ("ndcg@10", "ndcg@20", "recall@100", "recall@1000", "ranking_ndcg@20", "f1@20")
     answer_judged = False  # a claim has no short answer for an LLM judge to grade
+    users_collection = False
 
     @staticmethod
     def correct(metrics: dict[str, Any]) -> bool:
@@ -183,6 +184,7 @@ class Qasper:
     headline = ("answer_f1", "evidence_f1")
     per_question = ("answer_f1", "evidence_f1")
     answer_judged = True
+    users_collection = False
 
     @staticmethod
     def correct(metrics: dict[str, Any]) -> bool:
@@ -258,6 +260,7 @@ class HotpotQA:
     headline = ("answer_em", "answer_f1", "sp_f1")
     per_question = ("em", "f1", "sp_f1")
     answer_judged = True
+    users_collection = False
 
     @staticmethod
     def correct(metrics: dict[str, Any]) -> bool:

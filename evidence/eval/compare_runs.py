@@ -6,7 +6,7 @@ from typing import Any
 
 from ..agent.core import STAGES
 from ..models import Citation, Run
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 
 CitationKey = tuple[str, int, int]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import Collection, Run
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 from .benchmarks import EvalQuestion, cited_spans
 from .metrics_papers import QuestionScore, locate_quote, papers_summary, score_question
 from .question_sets import digest
@@ -18,6 +18,7 @@ class Papers:
     headline = ("evidence_hit", "answer_strict", "confident_wrong", "auroc", "abstain_correct", "false_abstain", "ece")
     per_question = ("evidence_hit", "answer_strict", "answer_correct", "confidence")
     answer_judged = True
+    users_collection = True  # a user's own collection: evaluated as its owner
 
     @staticmethod
     def correct(metrics: dict[str, Any]) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models import Document, Run
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 from .benchmarks import cited_spans, evidence_paragraphs, ranking_of
 from .run_formats import NUMERIC, browsecomp_run, renumber_citations
 

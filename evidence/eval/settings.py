@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..run_config import RunConfig
+from ..run_state import RunConfig
 
 
 @dataclass(frozen=True)

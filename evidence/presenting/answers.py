@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..models import Citation, Run, Span
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 
 MARKER = re.compile(r"\[([^\[\]]{1,200})\]")
 

@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..eval.papers_bench import Papers
-from ..eval.runner import evaluate, key_of
 from ..eval.settings import EvaluationSettings
 from ..models import Collection, Evaluation, Run
 from . import queueing, quotas
+from .evaluation_runner import evaluate, key_of
 
 log = logging.getLogger(__name__)
 

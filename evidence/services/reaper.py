@@ -17,9 +17,10 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from .. import run_state
 from ..ingest.jobs import file_beat_every_s, refresh_job
 from ..models import IngestFile, IngestJob, Run
-from . import queueing, run_lifecycle
+from . import queueing
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ def requeue_queued_runs(now: datetime) -> dict[str, list[int]]:
         if not due_for_resend(run.sent_at or run.created_at, run.sends, now):
             continue
         if run.sends >= MAX_SENDS:
-            if run_lifecycle.end_run(
+            if run_state.end_run(
                 run.pk, Run.Status.FAILED, expected=[Run.Status.QUEUED], now=now,
                 error="No worker started this run in over an hour: check that a worker is running, then ask again.",
                 said="never started",

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..models import Run
 from ..retrieval.searchers import get_searcher
-from ..stored_answer import StoredAnswer
+from ..run_state import StoredAnswer
 from . import runs
 
 SCORE_TOLERANCE = 1e-4

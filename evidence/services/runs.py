@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import streams
+from .. import run_state, streams
 from ..models import Collection, Run
-from ..run_config import RunConfig
-from . import queueing, quotas, run_lifecycle
+from ..run_state import RunConfig
+from . import queueing, quotas
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +122,7 @@ FOLLOW_UP_KEEPS = ("searcher", "scope_docids", "top_k", "answer_spans", "judge")
 def follow_up_config(parent: Run, options: dict[str, Any] | None = None) -> RunConfig:
     """The configuration of a follow-up: the parent's collection scope and reading options (changed by `options`),
     and the thread so far (the parent's earlier turns, then the parent's own question and short answer)."""
-    from ..run_config import MAX_EARLIER_TURNS, EarlierTurn
-    from ..stored_answer import StoredAnswer
+    from ..run_state import MAX_EARLIER_TURNS, EarlierTurn, StoredAnswer
 
     kept = RunConfig.of(parent)
     data = {name: getattr(kept, name) for name in FOLLOW_UP_KEEPS if name in kept.model_fields_set}
@@ -187,7 +186,7 @@ def heartbeat(run: Run) -> AbstractContextManager[None]:
     budget = float(run.budget_s or settings.EVIDENCE_RUN_BUDGET_S)
     return streams.beating(
         f"run-{run.pk}-heartbeat",
-        lambda: run_lifecycle.beat(run.pk, only_running=True),
+        lambda: run_state.beat(run.pk, only_running=True),
         every_s=run_beat_every_s(),
         for_at_most_s=2 * budget + window,
     )
@@ -211,11 +210,11 @@ def cancel_run(run: Run) -> bool:
     A queued run ends here (its task will find it claimed and do nothing); a running one is told through its
     status, which the loop reads at its next step and ends 'cancelled' with what it has.
     """
-    if run_lifecycle.end_run(
+    if run_state.end_run(
         run.pk, Run.Status.CANCELLED, expected=[Run.Status.QUEUED], said="cancelled before it started"
     ):
         return True
-    return run_lifecycle.ask_to_cancel(run.pk)
+    return run_state.ask_to_cancel(run.pk)
 
 
 STALE_AFTER_S = 180
@@ -250,7 +249,7 @@ def claim_run(run_id: int, retry: bool = False) -> Run | None:
         )
         if run.status != Run.Status.QUEUED and not stranded:
             return None
-        run_lifecycle.mark_running(run)  # alive from the claim on, not from its first step
+        run_state.mark_running(run)  # alive from the claim on, not from its first step
     return run
 
 
@@ -282,7 +281,7 @@ def reap_stale_runs(stale_after_s: float | None = None, run_id: int | None = Non
         stale = stale.filter(pk=run_id)
     reaped = []
     for run in stale:
-        if run_lifecycle.end_run(
+        if run_state.end_run(
             run.pk, Run.Status.FAILED, expected=[Run.Status.RUNNING],
             error="The worker running this run stopped (its heartbeat was lost); the trajectory so far is kept.",
             said="worker lost", details={"funnel": Trajectory.from_dict(run.trajectory).counts()},

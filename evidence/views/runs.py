@@ -16,8 +16,8 @@ from .. import streams
 from ..agent.research import SYSTEM_NAMES
 from ..models import Collection, Run
 from ..presenting import answers
+from ..run_state import StoredAnswer
 from ..services import runs as run_service
-from ..stored_answer import StoredAnswer
 from . import timeline
 from .statuses import status_choices, status_words
 

@@ -13,7 +13,7 @@ from evidence.agent.core.answering import (
 )
 from evidence.answers.layer import ShortAnswer
 from evidence.judge.localize import EvidenceSpan
-from evidence.stored_answer import StoredAnswer
+from evidence.run_state import StoredAnswer
 
 
 def span(docid: str, start: int, quote: str, p: float) -> EvidenceSpan:

@@ -524,7 +524,7 @@ def test_a_recorded_review_loop_replays_and_a_changed_review_prompt_names_the_ca
 @pytest.mark.parametrize("system", ["single_pass", "review_loop", "pi_serini", "dual"])
 def test_every_system_uses_the_model_when_a_key_is_set(library, settings, system):
     from evidence.agent.core.planners import planner_name
-    from evidence.run_config import RunConfig
+    from evidence.run_state import RunConfig
 
     settings.OPENAI_API_KEY = "sk-test"
     assert planner_name(RunConfig.of(make_run(library, system))) == "llm"

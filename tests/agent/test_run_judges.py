@@ -8,7 +8,7 @@ import pytest
 
 from evidence.agent.core.judges import JudgeSpec, JudgeUnavailable, make_judge
 from evidence.models import Judgment, Run
-from evidence.run_config import RunConfig
+from evidence.run_state import RunConfig
 from evidence.services.runs import execute_run
 from tests.agent.test_loop import make_run
 from tests.judge.fake_servers import KEY, serve

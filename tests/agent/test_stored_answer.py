@@ -7,7 +7,7 @@ import pytest
 
 from evidence.agent.core import Answer
 from evidence.answers.layer import NO_SHORT_ANSWER
-from evidence.stored_answer import StoredAnswer
+from evidence.run_state import StoredAnswer
 
 
 def test_it_reads_back_what_the_recorder_writes():

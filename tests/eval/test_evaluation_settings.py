@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.eval.runner import evaluation_key
+from evidence.services.evaluation_runner import evaluation_key
 from evidence.eval.settings import AnswerJudge, EvaluationSettings
 
 # What `manage.py evaluate` has written on Evaluation.config (with and without the optional settings).

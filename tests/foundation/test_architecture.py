@@ -183,7 +183,7 @@ def test_the_circle_check_finds_a_circle():
 
 # ------------------------------------------------------------------ one writer of a run's life
 
-LIFE = {"status", "heartbeat_at"}  # the fields only evidence/services/run_lifecycle.py writes
+LIFE = {"status", "heartbeat_at"}  # the fields only evidence/run_state/lifecycle.py writes
 
 
 def life_writes(source: str) -> list[int]:
@@ -219,8 +219,8 @@ def found_in_app(check: Callable[[str], list[int]], allowed: set[str]) -> set[st
 
 
 def test_only_the_run_lifecycle_writes_a_runs_status_or_heartbeat():
-    assert found_in_app(life_writes, {"services/run_lifecycle.py"}) == set()
-    assert life_writes((APP / "services" / "run_lifecycle.py").read_text()), "the check sees the lifecycle's writes"
+    assert found_in_app(life_writes, {"run_state/lifecycle.py"}) == set()
+    assert life_writes((APP / "run_state" / "lifecycle.py").read_text()), "the check sees the lifecycle's writes"
 
 
 @pytest.mark.parametrize(
@@ -241,7 +241,7 @@ def test_the_life_check_sees_each_way_of_writing(source):
 
 # The recorder derives the funnel (its Trajectory) from what it records; the lifecycle stores what the recorder
 # hands its heartbeat.
-FUNNEL_WRITERS = {"agent/core/recorder.py", "services/run_lifecycle.py"}
+FUNNEL_WRITERS = {"agent/core/recorder.py", "run_state/lifecycle.py"}
 
 
 def funnel_writes(source: str) -> list[int]:
@@ -331,36 +331,30 @@ def test_the_hollow_check_sees_an_empty_test():
 
 # ------------------------------------------------------------------ layers: no arrow points up
 
-# Each package (and top-level module) of evidence/ sits on a layer; an import may point down or across, never up.
-# A new module needs a layer here: the test names it until it has one.
-LAYERS = {
-    0: {"models", "logging", "errors", "names"},
-    # streams/ (a run's event stream: its one writer, the shared LISTEN, server-sent events, heartbeats) sits on the
-    # models; the services, the agent, views and the API write and read it through its face
-    1: {"streams", "ratelimit", "document_search"},
-    1.5: {"encode"},  # the embedding model and its graph: below everything that embeds text
-    # text/ (terms, what a question asks, a question's plan) uses the index's analyzer; the judge, the answers and
-    # the agent use it, never the other way (FORBIDDEN above)
-    2: {"retrieval", "ingest", "judge", "answers", "pdfpages", "agent.llm", "text"},
-    # services/ is a wing of rooms, one a module: the lifecycle, queueing and quotas sit below the agent that
-    # records a run; runs, uploads, the reaper and replays above it
-    2.1: {"services", "services.run_lifecycle", "services.queueing", "services.quotas", "services.uploads"},
-    2.2: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
-    2.5: {"run_config", "stored_answer"},
-    # agent/ is a stack of rooms: core (the floor) < readers < planning (the LLM planner) < systems < research.py
-    3: {"agent.core", "auth_keys"},
-    3.2: {"agent.readers"},
-    3.4: {"agent.planning"},
-    3.6: {"agent.systems"},
-    3.8: {"agent"},  # agent/research.py, the one way into a run's research
-    4: {"schemas", "services.runs", "piserini_backends"},
-    5: {"services.replays", "services.reaper", "eval"},
-    5.5: {"services.evaluations"},  # a question set's evaluation: above the runner it drives
-    6: {"tasks", "forms", "static_serving"},
-    6.5: {"presenting"},  # a run's answer as page pieces, payloads and exports: below views/, api/ and mcp
-    7: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
-    8: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware", "templatetags"},
-    9: {"apps", "demo"},
+# Each room of evidence/ (a package, one of agent's rooms, or a top-level module) sits on a level, a whole number; an
+# import may point down or across a level, never up, and no two rooms import each other. A new room needs a level
+# here: the test names it until it has one. docs/architecture.md draws these levels.
+LAYERS: dict[int, set[str]] = {
+    0: {"models", "logging", "errors", "names", "ratelimit", "document_search", "encode", "static_serving"},
+    1: {"streams", "retrieval"},  # a run's event stream on the models; the index on the embedding model
+    2: {"text"},  # understanding text: uses the index's analyzer; the judge, the answers and the agent use it
+    3: {"ingest", "judge"},
+    4: {"answers", "pdfpages"},
+    5: {"reader"},  # the reader model: above the answer layer it falls back to, below the agent that uses it
+    6: {"run_state"},  # a run's record (config, stored answer, lifecycle): below the agent and services that act
+    # agent/ is a stack of rooms: llm < core (the floor) < readers < planning (the LLM planner) < systems < research.py
+    7: {"agent.llm"},
+    8: {"agent.core"},
+    9: {"agent.readers"},
+    10: {"agent.planning"},
+    11: {"agent.systems"},
+    12: {"agent"},  # agent/research.py, the one way into a run's research
+    13: {"eval", "presenting", "schemas", "piserini_backends"},
+    14: {"services"},  # the one way into each action: runs, uploads, evaluations (and their runner), the reaper
+    15: {"auth_keys", "tasks", "forms"},
+    16: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
+    17: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware", "templatetags"},
+    18: {"apps"},
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 
@@ -369,8 +363,13 @@ def room(module: str) -> str:
     """A module's package under evidence/ (agent's rooms each their own), or the top-level module itself."""
     parts = module.split(".")
     in_a_room = parts[1] == "agent" and len(parts) > 2 and (APP / "agent" / parts[2]).is_dir()
-    in_a_room = in_a_room or (parts[1] == "services" and len(parts) > 2)
     return f"{parts[1]}.{parts[2]}" if in_a_room else parts[1]
+
+
+def app_graph() -> dict[str, set[str]]:
+    """The module graph of evidence/ alone (lazy imports included), without the imports of other packages."""
+    return {m: {t for t in targets if t.startswith("evidence.")} for m, targets in module_graph().items()
+            if m.startswith("evidence.")}  # fmt: skip
 
 
 def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
@@ -383,16 +382,67 @@ def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
     return sorted(found)
 
 
+def two_way_ties(graph: dict[str, set[str]], by: Callable[[str], str] = room) -> list[tuple[str, str]]:
+    """Pairs of rooms (or, `by` a module's top package, packages) that import each other, directly, through a
+    function-level import or through other modules of theirs."""
+    arrows = {(by(s), by(t)) for s, targets in graph.items() for t in targets if "." in s and "." in t}
+    return sorted((a, b) for a, b in arrows if a < b and (b, a) in arrows)
+
+
+def package(module: str) -> str:
+    return module.split(".")[1]
+
+
 def test_every_package_has_a_layer_and_no_import_points_up():
-    graph = {m: {t for t in targets if "." in t} for m, targets in module_graph().items() if "." in m}
-    assert sorted({room(m) for m in graph} - set(LAYER_OF)) == []
+    graph = app_graph()
+    assert sorted({room(m) for m in graph if "." in m} - set(LAYER_OF)) == []
     assert upward_arrows(graph) == []
+
+
+def test_no_two_rooms_or_packages_import_each_other():
+    graph = app_graph()
+    assert two_way_ties(graph) == []
+    assert two_way_ties(graph, by=package) == []
 
 
 def test_the_layer_check_sees_an_arrow_pointing_up():
     assert upward_arrows({"evidence.models.runs": {"evidence.views.runs"}}) == [
         "evidence.models.runs -> evidence.views.runs"
     ]
+
+
+def test_the_tie_check_sees_two_packages_tied_through_their_rooms():
+    graph = {
+        "evidence.agent.core.recorder": {"evidence.services.runs"},
+        "evidence.services.runs": {"evidence.agent"},
+    }
+    assert two_way_ties(graph, by=package) == [("agent", "services")]
+    assert two_way_ties(graph) == []  # agent.core and agent are different rooms: only the packages are tied
+
+
+def planted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, source: str) -> None:
+    """A copy of evidence/ with one more module, which the checks below then read in place of the app."""
+    copy = tmp_path / "evidence"
+    for path in APP.rglob("*.py"):
+        if "migrations" not in path.parts:
+            target = copy / path.relative_to(APP)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text())
+    (copy / module).write_text(source)
+    monkeypatch.setattr(f"{__name__}.APP", copy)
+
+
+def test_a_planted_lazy_upward_import_fails_the_layer_check(tmp_path, monkeypatch):
+    source = "def cancel(run_id):\n    from ..services.runs import cancel_run\n    return cancel_run(run_id)\n"
+    planted(tmp_path, monkeypatch, "run_state/planted.py", source)
+    assert upward_arrows(app_graph()) == ["evidence.run_state.planted -> evidence.services.runs"]
+    assert two_way_ties(app_graph()) == [("run_state", "services")]
+
+
+def test_a_planted_upward_import_in_agent_fails_the_layer_check(tmp_path, monkeypatch):
+    planted(tmp_path, monkeypatch, "agent/core/planted.py", "from ...services import runs\n")
+    assert upward_arrows(app_graph()) == ["evidence.agent.core.planted -> evidence.services.runs"]
+    assert two_way_ties(app_graph(), by=package) == [("agent", "services")]
 
 
 # ------------------------------------------------------------------ faces: rooms are entered by the front door
@@ -431,28 +481,9 @@ def test_the_face_check_sees_a_module_reached_past_its_face():
     ]
 
 
-def room_ties(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
-    """Pairs of agent rooms that import each other (a two-way tie), either directly or through other modules."""
-    arrows = {(room(s), room(t)) for s, targets in graph.items() for t in targets if s.startswith("evidence.agent")}
-    arrows = {(a, b) for a, b in arrows if a != b and a.startswith("agent") and b.startswith("agent")}
-    return sorted((a, b) for a, b in arrows if a < b and (b, a) in arrows)
-
-
-def test_no_two_rooms_of_agent_import_each_other():
-    assert room_ties(module_graph()) == []
-
-
-def test_the_tie_check_sees_two_rooms_importing_each_other():
-    graph = {
-        "evidence.agent.core.steps": {"evidence.agent.readers"},
-        "evidence.agent.readers.pairs": {"evidence.agent.core"},
-    }
-    assert room_ties(graph) == [("agent.core", "agent.readers")]
-
-
 # ------------------------------------------------------------------ the stored answer is read through its type
 
-ANSWER_READERS_ALLOWED = {"stored_answer.py"}
+ANSWER_READERS_ALLOWED = {"run_state/stored_answer.py"}
 
 
 def raw_answer_reads(source: str) -> list[int]:

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from evidence.run_config import RunConfig, RunOptions, user_config
+from evidence.run_state import RunConfig, RunOptions, user_config
 from evidence.services import runs
 
 

@@ -10,7 +10,7 @@ from evidence.models import Run
 from evidence.pdfpages import span_pages
 from evidence.reader import runtime
 from evidence.services.runs import execute_run
-from evidence.stored_answer import StoredAnswer
+from evidence.run_state import StoredAnswer
 from tests.agent.test_loop import assert_consistent, make_run
 from tests.ingesting import ingest_now
 from tests.reader.models import shipped_model

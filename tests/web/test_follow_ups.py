@@ -6,7 +6,7 @@ import pytest
 
 from evidence.answers.layer import NO_SHORT_ANSWER
 from evidence.models import Run
-from evidence.run_config import RunConfig
+from evidence.run_state import RunConfig
 from evidence.services import runs
 from evidence.text.planning import in_context, make_plan
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Judge
-from ...run_config import RunConfig
+from ...run_state import RunConfig
 from ...text.planning import Plan, make_plan
 from .answering import Answer
 from .clock import TimeBudget

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from ...judge.types import Judge
-from ...run_config import JUDGES, RunConfig
+from ...run_state import JUDGES, RunConfig
 
 
 class JudgeUnavailable(ValueError):

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ...run_config import RunConfig
+from ...run_state import RunConfig
 from ..llm import LLMClient
 
 

@@ -19,10 +19,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ... import run_state
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...models import Document, Judgment, Run, Span
-from ...services import run_lifecycle
 
 STAGES = ("surfaced", "previewed", "opened", "inspected", "delivered", "cited")
 # The stages an event's documents reach, each with the field that names them (in the event, or in the result of
@@ -79,7 +79,7 @@ class RunCancelled(Exception):
 
 def heartbeat(run_id: int, trajectory: Trajectory | None) -> str | None:
     """Save the heartbeat (and the trajectory, when given) in one statement; return the run's current status."""
-    return run_lifecycle.beat(run_id, None if trajectory is None else trajectory.as_dict())
+    return run_state.beat(run_id, None if trajectory is None else trajectory.as_dict())
 
 
 class RunRecorder:
@@ -197,7 +197,7 @@ class RunRecorder:
         """
         run = self.run
         with transaction.atomic():
-            end = run_lifecycle.end_state(run.pk) or {"status": Run.Status.RUNNING, "error": run.error,
+            end = run_state.end_state(run.pk) or {"status": Run.Status.RUNNING, "error": run.error,
                                                        "finished_at": None}  # fmt: skip
             ended_elsewhere = end["status"] not in (Run.Status.RUNNING, Run.Status.CANCELLED)
             if end["status"] == Run.Status.CANCELLED:
@@ -234,10 +234,10 @@ class RunRecorder:
             if ended_elsewhere:
                 status, run.error = end["status"], end["error"]
             finished_at = end["finished_at"] if ended_elsewhere else timezone.now()
-            run_lifecycle.record_end(run, status, finished_at, ["answer", "trajectory", "error", "spent_usd", "calls"])
+            run_state.record_end(run, status, finished_at, ["answer", "trajectory", "error", "spent_usd", "calls"])
         self.emit(run.pk, "answer", run.answer)
         if ended_elsewhere:  # its 'finished' event was sent when it was ended
             return run
         details = {"funnel": self.trajectory.counts(), "elapsed_s": round(run.elapsed_s or 0.0, 3)}
-        run_lifecycle.announce_end(run.pk, run.status, run.error, details, emit=self.emit)
+        run_state.announce_end(run.pk, run.status, run.error, details, emit=self.emit)
         return run

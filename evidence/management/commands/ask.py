@@ -9,9 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...agent.research import SYSTEM_NAMES
 from ...models import Collection
-from ...run_config import user_config
+from ...run_state import StoredAnswer, user_config
 from ...services import runs
-from ...stored_answer import StoredAnswer
 
 
 class Command(BaseCommand):

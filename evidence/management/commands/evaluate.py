@@ -10,19 +10,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ...agent.research import SYSTEM_NAMES
-from ...eval.benchmarks import HotpotQA, Qasper, SciFact
-from ...eval.papers_bench import Papers
-from ...eval.question_sets import QuestionSetError, read_question_set
-from ...eval.runner import evaluate
+from ...eval.kinds import KINDS, BenchmarkFilesMissing, benchmark_named
 from ...eval.settings import AnswerJudge, EvaluationSettings
 from ...retrieval.searchers import SEARCHERS
 from ...services import evaluations
+from ...services.evaluation_runner import evaluate
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
-
-
-def name_of(bench) -> str:
-    return str(getattr(bench, "name", ""))
 
 
 class Command(BaseCommand):
@@ -32,7 +26,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("benchmark", choices=["scifact", "qasper", "hotpotqa", "papers"])
+        parser.add_argument("benchmark", choices=list(KINDS))
         parser.add_argument("--questions", type=Path, help="papers: gold questions JSON (the realqa format)")
         parser.add_argument("--collection", default=None, help="papers: the collection to ask over")
         parser.add_argument(
@@ -119,7 +113,7 @@ class Command(BaseCommand):
             preparing_bar.refresh()
 
         owner = self._owner(options["owner"], bench)
-        if name_of(bench) == "papers":
+        if bench.users_collection:
             try:
                 collection = bench.collection(owner)
             except ValueError as error:
@@ -172,33 +166,19 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(summary))
 
     def _benchmark(self, options):
-        name = options["benchmark"]
-        if name == "papers":
-            questions = options["questions"] or options["data"]
-            if not questions or not options["collection"]:
-                raise CommandError("papers needs --questions FILE and --collection NAME.")
-            if not questions.exists():
-                raise CommandError(f"{questions} does not exist: give --questions FILE.")
-            try:
-                items = read_question_set(questions.name, questions.read_bytes(), limited=False)
-            except QuestionSetError as error:
-                raise CommandError("\n".join([f"{questions} cannot be evaluated:", *error.problems])) from error
-            return Papers(items, options["collection"], scoped=options["scoped"])
-        if name == "scifact":
-            corpus = options["corpus"] or DATA / "scifact" / "corpus.jsonl"
-            claims = options["claims"] or options["data"] or DATA / "scifact" / "claims_train.json"
-            for path in (corpus, claims):
-                if not path.exists():
-                    raise CommandError(f"{path} does not exist: give --corpus and --claims.")
-            return SciFact(corpus, claims)
-        default = {
-            "qasper": DATA / "qasper" / "qasper-dev-sample.json",
-            "hotpotqa": DATA / "hotpotqa" / "hotpot-dev-distractor-30.json",
-        }[name]
-        data = options["data"] or default
-        if not data.exists():
-            raise CommandError(f"{data} does not exist: give --data FILE.")
-        return Qasper(data) if name == "qasper" else HotpotQA(data)
+        try:
+            return benchmark_named(
+                options["benchmark"],
+                DATA,
+                data=options["data"],
+                corpus=options["corpus"],
+                claims=options["claims"],
+                questions=options["questions"],
+                collection=options["collection"],
+                scoped=options["scoped"],
+            )
+        except BenchmarkFilesMissing as error:
+            raise CommandError(str(error)) from error
 
     def _owner(self, username: str | None, bench=None):
         users = get_user_model().objects
@@ -207,7 +187,7 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError(f"No user named {username!r}.")
             return user
-        if name_of(bench) == "papers":
+        if bench is not None and bench.users_collection:
             # A user's own collection: evaluate as its owner (the first collection of that name).
             from ...models import Collection
 

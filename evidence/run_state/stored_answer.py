@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .answers.layer import NO_SHORT_ANSWER
+from ..answers.layer import NO_SHORT_ANSWER
 
 UNFINISHED = ("queued", "running", "failed", "cancelled")  # statuses with no answer to show
 

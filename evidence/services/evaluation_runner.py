@@ -13,15 +13,15 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 
+from ..eval.answer_judge import agreement
+from ..eval.benchmarks import EvalQuestion
+from ..eval.failures import STAGES, failure_stage, funnel_recall
+from ..eval.kinds import Benchmark
+from ..eval.settings import AnswerJudge, EvaluationSettings
 from ..ingest.prepare import prepare_all, readiness
 from ..models import Document, Evaluation, EvaluationItem, Run
-from ..services import runs
-from ..stored_answer import StoredAnswer
-from .answer_judge import agreement
-from .benchmarks import EvalQuestion
-from .failures import STAGES, failure_stage, funnel_recall
-from .kinds import Benchmark
-from .settings import AnswerJudge, EvaluationSettings
+from ..run_state import StoredAnswer
+from . import runs
 
 
 def evaluation_key(benchmark: str, data_key: str, system: str, config: dict[str, Any]) -> str:
@@ -74,7 +74,7 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
 def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
     """Ask the configured LLM judge whether the run's answer is right; its calls are recorded on the run."""
     from ..agent.llm import DjangoRecorder, make_client
-    from .answer_judge import judge_answer
+    from ..eval.answer_judge import judge_answer
 
     recorder = DjangoRecorder(run_id=run.pk)
     source = judge.replay_of_evaluation
