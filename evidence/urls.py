@@ -1,8 +1,9 @@
-"""URLs of the evidence app's pages."""
+"""URLs of the evidence app's pages (the JSON API and MCP are mounted by the root URLs and the ASGI app)."""
 
 from django.urls import path
 
-from .views import ask, audit, collections, compare, downloads, evaluations, health, home, runs, stream
+from . import piserini
+from .views import ask, audit, collections, compare, downloads, evaluations, health, home, keys, runs, stream
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -29,4 +30,8 @@ urlpatterns = [
     path("uploads/<int:pk>/files/<int:file_pk>/retry", collections.retry_file, name="retry_file"),
     path("documents/<int:pk>/", collections.document, name="document"),
     path("documents/<int:pk>/pages/<int:number>.png", audit.page_image, name="page_image"),
+    path("keys/", keys.keys, name="keys"),
+    path("keys/<int:pk>/revoke", keys.revoke, name="revoke_key"),
+    path("collections/<int:pk>/piserini-urls", piserini.create_url, name="create_piserini_url"),
+    path("piserini-urls/<int:pk>/revoke", piserini.revoke_url, name="revoke_piserini_url"),
 ]

@@ -13,10 +13,10 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError
 
 from evidence.api import router
-from evidence.api_piserini import manage_router as piserini_manage_router
-from evidence.api_piserini import router as piserini_router
 from evidence.auth_keys import API_AUTH, RateLimited, presented_key, verify_key
 from evidence.errors import server_error_response
+from evidence.piserini import manage_router as piserini_manage_router
+from evidence.piserini import router as piserini_router
 from evidence.services.quotas import QuotaExceeded
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ if os.environ.get("EVIDENCE_SERVE_STATIC", "1") == "1":
     application = serve_static(application)
 
 # The MCP server at /mcp (streamable HTTP), for assistants and agents that speak the Model Context Protocol.
-from evidence.mcp_asgi import McpMount  # noqa: E402
+from evidence.mcp import McpMount  # noqa: E402
 
 application = McpMount(application)
 

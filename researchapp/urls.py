@@ -19,8 +19,6 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     # Browsers ask for /favicon.ico on pages that name no icon (the API docs): send them to the app's icon.
     path("favicon.ico", login_not_required(RedirectView.as_view(url=static("evidence/favicon.svg"), permanent=True))),
-    path("", include("evidence.urls_keys")),
-    path("", include("evidence.urls_piserini")),
     path("", include("evidence.urls")),
     # Last: a page typed with a slash it does not take ("/ask/") redirects to it; anything else stays a 404.
     re_path(r"^(?P<path>.*[^/])/$", without_slash),

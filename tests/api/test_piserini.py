@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from evidence.models import PiseriniBackend
-from evidence.piserini_backends import create_backend, hash_token
+from evidence.piserini import create_backend, hash_token
 from tests.api.piserini_contract import CAPABILITIES, problems, read_problems, search_problems
 from tests.ingesting import ingest_now
 

@@ -18,7 +18,7 @@ FORBIDDEN = {
     # and present a run's answer through presenting/, never through one another's modules.
     "views": {"tasks"},
     "api": {"tasks", "views"},
-    "mcp_tools": {"tasks", "views", "api"},
+    "mcp": {"tasks", "views", "api"},
     "text": {"judge", "answers", "agent", "reader", "ingest", "models", "views", "api", "tasks"},
     "encode": {"ingest", "retrieval", "judge", "answers", "agent", "models", "views", "api", "tasks"},
     "agent": {"views", "api", "tasks"},
@@ -349,11 +349,12 @@ LAYERS: dict[int, set[str]] = {
     10: {"agent.planning"},
     11: {"agent.systems"},
     12: {"agent"},  # agent/research.py, the one way into a run's research
-    13: {"eval", "presenting", "schemas", "piserini_backends"},
+    13: {"eval", "presenting", "schemas"},
     14: {"services"},  # the one way into each action: runs, uploads, evaluations (and their runner), the reaper
     15: {"auth_keys", "tasks", "forms"},
-    16: {"views", "api", "api_piserini", "mcp_tools", "health", "metrics"},
-    17: {"mcp_asgi", "management", "urls", "urls_keys", "urls_piserini", "admin", "middleware", "templatetags"},
+    # the edges: pages, the API, and the wings (Pi-Serini's backend, the MCP server) beside them
+    16: {"views", "api", "piserini", "mcp", "health", "metrics"},
+    17: {"management", "urls", "admin", "middleware", "templatetags"},
     18: {"apps"},
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evidence.models import PiseriniBackend
-from evidence.piserini_backends import hash_token
+from evidence.piserini import hash_token
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import os
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...auth_keys import verify_key
-from ...mcp_tools import KEY_VARIABLE, build_server
+from ...mcp import KEY_VARIABLE, build_server
 
 
 class Command(BaseCommand):

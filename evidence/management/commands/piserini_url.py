@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...models import Collection
-from ...piserini_backends import base_url, create_backend, extension_config_json, site_url
+from ...piserini import base_url, create_backend, extension_config_json, site_url
 
 
 class Command(BaseCommand):

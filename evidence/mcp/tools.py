@@ -3,7 +3,7 @@
 `search`, `read_document`, `ask`, `get_answer`, `get_span` and `list_collections`, each acting for the owner of an
 API key, with the API's quotas and isolation: a collection, run or span of another user is "not found", never
 shown. Over HTTP the key is the request's `Authorization: Bearer` header (checked before any tool runs, see
-mcp_asgi.py); over stdio (`manage.py mcp`) it is the EVIDENCE_API_KEY variable of the server's process.
+mcp/asgi.py); over stdio (`manage.py mcp`) it is the EVIDENCE_API_KEY variable of the server's process.
 
 The tools are plain functions, so the SDK runs each in a worker thread where the Django ORM may be used.
 """
@@ -22,15 +22,15 @@ from django.urls import reverse
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from . import schemas
-from .auth_keys import verify_key
-from .models import Collection, Run, Span
-from .piserini_backends import site_url
-from .presenting.answers import run_citations, short_answer_view
-from .ratelimit import bucket_name, take
-from .retrieval import piserini
-from .run_state import StoredAnswer, user_config
-from .services import queueing, runs
+from .. import schemas
+from ..auth_keys import verify_key
+from ..models import Collection, Run, Span
+from ..piserini import site_url
+from ..presenting.answers import run_citations, short_answer_view
+from ..ratelimit import bucket_name, take
+from ..retrieval import piserini
+from ..run_state import StoredAnswer, user_config
+from ..services import queueing, runs
 
 INSTRUCTIONS = (
     "Evidence desk: research over your own collections of papers, every answer traceable to exact spans. "
@@ -248,7 +248,7 @@ READ_ONLY = {list_collections, search, read_document, get_answer, get_span}
 
 
 def build_server() -> MCPServer:
-    """A server with every tool; one per event loop (mcp_asgi.py), or one for a stdio process."""
+    """A server with every tool; one per event loop (mcp/asgi.py), or one for a stdio process."""
     from mcp.types import ToolAnnotations
 
     server = MCPServer("Evidence desk", instructions=INSTRUCTIONS)

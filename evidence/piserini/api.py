@@ -16,12 +16,12 @@ from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
-from . import schemas
-from .auth_keys import RateLimited
-from .models import Collection, PiseriniBackend
-from .piserini_backends import create_backend, extension_config, remote_allowed, revoke_backend, site_url, verify_token
-from .ratelimit import bucket_name, take
-from .retrieval import piserini
+from .. import schemas
+from ..auth_keys import RateLimited
+from ..models import Collection, PiseriniBackend
+from ..ratelimit import bucket_name, take
+from ..retrieval import piserini
+from .backends import create_backend, extension_config, remote_allowed, revoke_backend, site_url, verify_token
 
 router = Router(tags=["pi-serini backend"])
 manage_router = Router(tags=["pi-serini backend"])
@@ -43,6 +43,12 @@ class ReadRequest(schemas.BodyIn):
     limit: int = Field(200, ge=1, le=BIG, description=f"clamped to {piserini.MAX_READ_LINES}")
 
 
+def kept_id(name: str) -> str:
+    """The operation's id in the OpenAPI schema as it was when this module was evidence/api_piserini.py (Django
+    Ninja names an operation after its module; clients generated from the schema call it by that id)."""
+    return f"evidence_api_piserini_{name}"
+
+
 def _collection(request: HttpRequest, collection: str) -> Collection:
     """Return the caller's collection by id, else by name (a numeric name still resolves when no id matches)."""
     mine = Collection.objects.filter(owner=request.auth)
@@ -60,6 +66,7 @@ def _collection(request: HttpRequest, collection: str) -> Collection:
     "/{collection}/capabilities",
     response={200: dict[str, Any], **ERRORS},
     summary="Backend capabilities (Pi-Serini http-json)",
+    operation_id=kept_id("capabilities"),
 )
 def capabilities(request: HttpRequest, collection: str):
     return piserini.capabilities(_collection(request, collection).pk)
@@ -69,6 +76,7 @@ def capabilities(request: HttpRequest, collection: str):
     "/{collection}/search",
     response={200: dict[str, Any], **UNSAFE},
     summary="Search a collection (Pi-Serini http-json)",
+    operation_id=kept_id("search"),
 )
 def search(request: HttpRequest, collection: str, body: SearchRequest):
     return piserini.search(_collection(request, collection).pk, body.query, body.offset, body.limit)
@@ -78,6 +86,7 @@ def search(request: HttpRequest, collection: str, body: SearchRequest):
     "/{collection}/read",
     response={200: dict[str, Any], **UNSAFE},
     summary="Read a document by lines (Pi-Serini http-json)",
+    operation_id=kept_id("read"),
 )
 def read(request: HttpRequest, collection: str, body: ReadRequest):
     return piserini.read(_collection(request, collection).pk, body.docid, body.offset, body.limit)
@@ -104,6 +113,7 @@ def _backend(request: HttpRequest, token: str) -> PiseriniBackend:
     auth=None,
     response={200: dict[str, Any], **SECRET_ERRORS},
     summary="Backend capabilities (secret backend URL, no headers)",
+    operation_id=kept_id("secret_capabilities"),
 )
 def secret_capabilities(request: HttpRequest, token: str):
     return piserini.capabilities(_backend(request, token).collection_id)
@@ -114,6 +124,7 @@ def secret_capabilities(request: HttpRequest, token: str):
     auth=None,
     response={200: dict[str, Any], **SECRET_ERRORS},
     summary="Search (secret backend URL, no headers)",
+    operation_id=kept_id("secret_search"),
 )
 def secret_search(request: HttpRequest, token: str, body: SearchRequest):
     return piserini.search(_backend(request, token).collection_id, body.query, body.offset, body.limit)
@@ -124,6 +135,7 @@ def secret_search(request: HttpRequest, token: str, body: SearchRequest):
     auth=None,
     response={200: dict[str, Any], **SECRET_ERRORS},
     summary="Read a document by lines (secret backend URL, no headers)",
+    operation_id=kept_id("secret_read"),
 )
 def secret_read(request: HttpRequest, token: str, body: ReadRequest):
     return piserini.read(_backend(request, token).collection_id, body.docid, body.offset, body.limit)
@@ -170,14 +182,22 @@ def _my_collection(request: HttpRequest, collection_id: int) -> Collection:
     return found
 
 
-@manage_router.get("/collections/{collection_id}/piserini-urls", response={200: BackendPage, **ERRORS})
+@manage_router.get(
+    "/collections/{collection_id}/piserini-urls",
+    response={200: BackendPage, **ERRORS},
+    operation_id=kept_id("list_backends"),
+)
 def list_backends(request: HttpRequest, collection_id: int):
     """List a collection's Pi-Serini backend URLs (by prefix; the secret is never shown again)."""
     rows = _my_collection(request, collection_id).piserini_backends.order_by("-created_at", "-id")
     return {"count": rows.count(), "items": [backend_out(b) for b in rows]}
 
 
-@manage_router.post("/collections/{collection_id}/piserini-urls", response={201: BackendCreated, **UNSAFE})
+@manage_router.post(
+    "/collections/{collection_id}/piserini-urls",
+    response={201: BackendCreated, **UNSAFE},
+    operation_id=kept_id("create_backend_url"),
+)
 def create_backend_url(request: HttpRequest, collection_id: int, body: BackendIn):
     """Create a secret Pi-Serini backend URL for a collection; its URL and config are in this response only."""
     backend, token = create_backend(_my_collection(request, collection_id), body.name)
@@ -186,7 +206,11 @@ def create_backend_url(request: HttpRequest, collection_id: int, body: BackendIn
     return Status(201, {**backend_out(backend), "url": url, "config": config})
 
 
-@manage_router.post("/piserini-urls/{backend_id}/revoke", response={200: BackendOut, **UNSAFE})
+@manage_router.post(
+    "/piserini-urls/{backend_id}/revoke",
+    response={200: BackendOut, **UNSAFE},
+    operation_id=kept_id("revoke_backend_url"),
+)
 def revoke_backend_url(request: HttpRequest, backend_id: int):
     """Revoke a Pi-Serini backend URL: its requests get 401 from now on."""
     if not (0 < backend_id <= schemas.MAX_ID) or not revoke_backend(request.user, backend_id):

@@ -20,8 +20,8 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from .models import Collection, PiseriniBackend
-from .retrieval import piserini
+from ..models import Collection, PiseriniBackend
+from ..retrieval import piserini
 
 TOKEN_PREFIX = "pis_"
 PREFIX_LENGTH = 12  # "pis_" + 8 random characters: tells URLs apart in a list, useless to an attacker

@@ -8,11 +8,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from ..models import Collection, PiseriniBackend
-from ..piserini_backends import base_url, create_backend, extension_config_json, revoke_backend, site_url
+from .backends import base_url, create_backend, extension_config_json, revoke_backend, site_url
 
 
 @require_POST
-def create(request: HttpRequest, pk: int) -> HttpResponse:
+def create_url(request: HttpRequest, pk: int) -> HttpResponse:
     """Create a backend URL; this response is the only place its secret is ever shown."""
     collection = get_object_or_404(Collection, pk=pk, owner=request.user)
     backend, token = create_backend(collection)
@@ -31,7 +31,7 @@ def create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def revoke_url(request: HttpRequest, pk: int) -> HttpResponse:
     backend = get_object_or_404(PiseriniBackend, pk=pk, owner=request.user)
     if revoke_backend(request.user, backend.pk):
         messages.success(request, "Backend URL revoked: Pi-Serini's requests to it now get 401.")

@@ -59,7 +59,7 @@ class _Served:
     def __init__(self) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from .mcp_tools import build_server
+        from .tools import build_server
 
         self.server = build_server()
         # A request is answered only with a valid API key, which a page another site rebinds to us cannot send.
@@ -113,8 +113,8 @@ class Refusal:
 
 def check_key(raw: str) -> int | Refusal:
     """The owner id of a live key within its rate, or the refusal to send (401 unknown, 429 over the rate)."""
-    from .auth_keys import verify_key
-    from .ratelimit import bucket_name, take
+    from ..auth_keys import verify_key
+    from ..ratelimit import bucket_name, take
 
     close_old_connections()
     try:
