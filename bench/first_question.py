@@ -73,9 +73,9 @@ def measure(variant: str, limit: int, question_file: str) -> dict:
     from django.contrib.auth import get_user_model
 
     from evidence.eval.papers_bench import Papers
-    from evidence.services.evaluation_runner import evaluate
     from evidence.ingest import jobs
     from evidence.models import Collection
+    from evidence.services.evaluation_runner import evaluate
 
     owner, _ = get_user_model().objects.get_or_create(username="bench-first-question")
     papers = sorted((DATA / "papers").glob("*.pdf"))

@@ -45,9 +45,9 @@ def dump(path: Path, data: Path = HOTPOT) -> None:
 
     from evidence.agent.readers import pairs
     from evidence.eval.benchmarks import HotpotQA
-    from evidence.services.evaluation_runner import evaluate
     from evidence.eval.settings import EvaluationSettings
     from evidence.judge.local import LocalJudge
+    from evidence.services.evaluation_runner import evaluate
 
     calls: list[dict] = []
     original = LocalJudge.multihop_support

@@ -98,9 +98,9 @@ def main() -> None:
 
     django.setup()
     from evidence.eval.papers_bench import Papers
-    from evidence.services.evaluation_runner import evaluate
     from evidence.models import EvaluationItem
     from evidence.reader import runtime
+    from evidence.services.evaluation_runner import evaluate
 
     owner, collection = collection_for(args.collection)
     questions = json.loads((DATA / args.file).read_text())[: args.questions or None]

@@ -155,7 +155,8 @@ def sample_answers(candidates: list[Any], rng: random.Random, per_sentence: int,
 
 def generate(units: list[Any], group: str, others: list[Any], rng: random.Random, per_sentence: int, out) -> int:
     """Write the cloze questions of one document (with `others` read beside it) and return how many."""
-    from evidence.agent.readers.general import read_whole, top_sentences
+    from evidence.agent.readers.general import score_paper_sentences as read_whole
+    from evidence.agent.readers.general import top_sentences
     from evidence.answers.candidates import candidates
     from evidence.answers.nlp import parse
     from evidence.judge.sentences import body_flags

@@ -35,7 +35,8 @@ def question_rows(owner: str = "demo") -> list[dict]:
 
     from bench.answers.data import HELD_OUT
     from evidence.agent.core import load_document_units
-    from evidence.agent.readers.general import EVIDENCE_K, read_whole
+    from evidence.agent.readers.general import EVIDENCE_K
+    from evidence.agent.readers.general import score_paper_sentences as read_whole
     from evidence.answers.ranker_rows import Sentence
     from evidence.eval.metrics_papers import locate_quote
     from evidence.models import Collection

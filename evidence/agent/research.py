@@ -1,8 +1,8 @@
 """Run a research run to exactly one end status: claim it, build its context, run its system, record the end.
 
-The system comes from the registry (systems.py), the planner and the System 1 judge are built from the run's
-typed configuration and injected; the recorder writes every row. The runs service (evidence/services/runs.py) claims
-the run and calls in here; it also reaps runs whose worker was lost.
+The system comes from the registry (agent/systems/registry.py), the planner and the System 1 judge are built from
+the run's typed configuration (run_state/config.py) and injected; the recorder writes every row. The runs service
+(evidence/services/runs.py) claims the run and calls in here; it also reaps runs whose worker was lost.
 """
 
 from __future__ import annotations

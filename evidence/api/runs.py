@@ -7,7 +7,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
@@ -240,11 +240,7 @@ async def stream_run(request: HttpRequest, run_id: int, after: int = Query(0, ge
         return response
     # The key and run lookups used this request's thread connection: free it now, not when the stream ends.
     await sync_to_async(close_old_connections)()
-    response = StreamingHttpResponse(json_events(run.pk, start), content_type="text/event-stream")
-    response._resource_closers.append(release)  # Django closes the response when the stream ends or drops
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    return streams.sse_response(json_events(run.pk, start), release)
 
 
 @router.get("/runs/{run_id}/answer", response={200: schemas.AnswerOut, **ERRORS}, tags=["runs"])

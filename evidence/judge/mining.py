@@ -4,7 +4,7 @@ QA: the question is split into at most 6 clues; a unit d holding clues L(d) gets
 s(d) = sum over j in L(d) of 1/n_j (n_j = units of the batch holding clue j); keep s >= 0.5, at most
 m = 3, and when none reaches 0.5 the single best unit with at least one clue. Ranking: s(d) = p_d,
 keep p_d >= 0.5 among fully judged, not yet delivered units, at most m = 10. The research loop runs this
-in the background (agent/systems/mining.py) and starts a batch only with >= 45 s left before the submit steer.
+in the background (agent/systems/background.py) and starts a batch only with >= 45 s left before the submit steer.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A run's event stream, written and read live: `writer` (the one writer: a gapless seq per run and a NOTIFY),
 `broadcast` (one LISTEN per process fanned out to open streams, their reader threads, a cap per user), `sse` (the
-server-sent-events loop and the API's JSON renderer) and `heartbeats` (liveness beats from a thread). Other rooms
-import these names from here, never a module of the room (tested)."""
+server-sent-events loop, the response of a live stream and the API's JSON renderer) and `heartbeats` (liveness
+beats from a thread). Other rooms import these names from here, never a module of the room (tested)."""
 
 from .broadcast import (
     READERS,
@@ -14,7 +14,7 @@ from .broadcast import (
     reserve,
 )
 from .heartbeats import beating
-from .sse import FINISHED_GRACE_S, Batch, event_stream, json_events, resume_point
+from .sse import FINISHED_GRACE_S, Batch, event_stream, json_events, resume_point, sse_response
 from .writer import CHANNEL, emit, events_after
 
 __all__ = [
@@ -35,4 +35,5 @@ __all__ = [
     "read",
     "reserve",
     "resume_point",
+    "sse_response",
 ]

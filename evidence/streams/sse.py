@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
+from django.http import StreamingHttpResponse
 
 from . import broadcast
 
@@ -37,7 +38,7 @@ class Batch:
     more: bool = False
 
 
-Reader = Callable[[int, int, bool], Batch]  # (run id, after seq, idle: no NOTIFY since the last read) -> Batch
+ReadBatch = Callable[[int, int, bool], Batch]  # (run id, after seq, idle: no NOTIFY since the last read) -> Batch
 
 
 def message(kind: str, data: str, seq: int | None = None) -> str:
@@ -47,7 +48,7 @@ def message(kind: str, data: str, seq: int | None = None) -> str:
     return f"{head}event: {kind}\n{lines}\n"
 
 
-async def event_stream(run_id: int, after: int, read: Reader, max_s: float) -> AsyncIterator[str]:
+async def event_stream(run_id: int, after: int, read: ReadBatch, max_s: float) -> AsyncIterator[str]:
     """Yield the backlog after `after`, then each new batch as its NOTIFY arrives, until done or `max_s`."""
     deadline = time.monotonic() + max_s
     hub = broadcast.broadcaster()
@@ -74,6 +75,16 @@ async def event_stream(run_id: int, after: int, read: Reader, max_s: float) -> A
             batch = await broadcast.read(read, run_id, batch.last_seq, not woke)
     finally:
         hub.unsubscribe(run_id, woken)
+
+
+def sse_response(events: AsyncIterator[str], release: Callable[[], None]) -> StreamingHttpResponse:
+    """The response of a live stream (the run page's and the API's): never cached, never buffered by a proxy, and
+    its slot (`broadcast.reserve`) released when Django closes it, at the stream's end or when the client drops."""
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response._resource_closers.append(release)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
 
 
 def resume_point(last_event_id: str | None, after: str | int | None) -> int:

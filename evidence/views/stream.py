@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -51,11 +51,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     release = streams.reserve(user_id)
     if release is None:
         return too_many_streams(user_id)
-    response = StreamingHttpResponse(html_events(run.pk, after), content_type="text/event-stream")
-    response._resource_closers.append(release)  # Django closes the response when the stream ends or drops
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
-    return response
+    return streams.sse_response(html_events(run.pk, after), release)
 
 
 # ------------------------------------------------------------------ the HTML renderer of the stream

@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 
 from ..agent.core import PROGRESS, STAGES
 from ..models import Document, Run, RunEvent, Span
-from .steps import count, detail, extra, headline, number, quoted
+from .step_words import count, detail, extra, headline, number, quoted
 
 KNOWN_KINDS = {
     "status",

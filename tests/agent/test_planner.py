@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.text.planning import content_words, key_phrases, make_plan, refine_query, split_sub_questions
+from evidence.text.question_plan import content_words, key_phrases, make_plan, refine_query, split_sub_questions
 
 
 def test_it_keeps_content_words_only():

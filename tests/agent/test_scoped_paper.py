@@ -49,13 +49,13 @@ def test_a_table_row_is_read_beside_its_caption_and_header_and_prose_beside_its_
 
 def test_a_run_about_a_paper_hands_the_reader_a_rows_table_with_it(library, settings):
     from evidence.agent.core import load_document_units
-    from evidence.agent.readers.general import read_whole
+    from evidence.agent.readers.general import score_paper_sentences
 
     path = require(SHARED_DATA) / "realqa/papers/qi_barriers_resource_limited.pdf"
     ingest_now(library, [(path.name, path.read_bytes())])
     paper = library.documents.get(source_name__endswith=path.name)
     papers = load_document_units(library.pk, [paper.docid], "sentence", with_vectors=True)
-    blocks, scores = read_whole("What share of outpatients were treated with respect?", papers)
+    blocks, scores = score_paper_sentences("What share of outpatients were treated with respect?", papers)
     row = next(i for i, b in enumerate(blocks) if b.text == "Treated with respect 97.9 2.1 97")
     assert scores["tables"][row] == (
         "Table 1 Patient-provider relationship during consultation; columns: Item Yes (%) No (%) Respondents"

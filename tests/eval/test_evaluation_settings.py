@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evidence.services.evaluation_runner import evaluation_key
 from evidence.eval.settings import AnswerJudge, EvaluationSettings
+from evidence.services.evaluation_runner import evaluation_key
 
 # What `manage.py evaluate` has written on Evaluation.config (with and without the optional settings).
 STORED = [

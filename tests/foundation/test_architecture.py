@@ -81,7 +81,7 @@ STRATEGY = [
         )
     ),
     *(f"answers/{name}.py" for name in ("candidates", "layer", "nlp", "ranker_rows", "trees")),
-    *(f"text/{name}.py" for name in ("planning", "question", "sentence_spans", "terms")),
+    *(f"text/{name}.py" for name in ("question_plan", "question", "sentence_spans", "terms")),
 ]  # fmt: skip
 DATABASE = ("evidence.models", "django.db")
 

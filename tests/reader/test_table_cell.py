@@ -9,8 +9,8 @@ import pytest
 from evidence.models import Run
 from evidence.pdfpages import span_pages
 from evidence.reader import runtime
-from evidence.services.runs import execute_run
 from evidence.run_state import StoredAnswer
+from evidence.services.runs import execute_run
 from tests.agent.test_loop import assert_consistent, make_run
 from tests.ingesting import ingest_now
 from tests.reader.models import shipped_model

@@ -8,7 +8,7 @@ from evidence.answers.layer import NO_SHORT_ANSWER
 from evidence.models import Run
 from evidence.run_state import RunConfig
 from evidence.services import runs
-from evidence.text.planning import in_context, make_plan
+from evidence.text.question_plan import in_context, make_plan
 
 pytestmark = pytest.mark.django_db
 

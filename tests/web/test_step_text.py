@@ -1,4 +1,4 @@
-"""Every step's text from one place (evidence/views/steps.py): counts with the right noun, no raw Python values."""
+"""Every step's text from one place (evidence/views/step_words.py): counts with the right noun, no raw Python values."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from evidence import streams
 from evidence.models import Run
 from evidence.views import timeline
-from evidence.views.steps import count, detail, headline, plain
+from evidence.views.step_words import count, detail, headline, plain
 
 pytestmark = pytest.mark.django_db
 

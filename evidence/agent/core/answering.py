@@ -18,7 +18,7 @@ from ...answers.ranker_rows import Sentence
 from ...judge.localize import EvidenceSpan
 
 
-class Reader(Protocol):
+class ReaderModel(Protocol):
     """(question, evidence sentences best first, the extractive answer, whether the collection answers, titles,
     each table row's caption and header) -> the reader's Reading (evidence/reader/reading.py)."""
 
@@ -83,7 +83,7 @@ def compose_extractive(
     min_probability: float = 0.2,
     evidence: int = 6,
     threshold: float | None = None,
-    reader: Reader | None = None,
+    reader: ReaderModel | None = None,
 ) -> Answer:
     """Answer from the best spans: the answer layer reads the best `evidence` of them; cite up to max_sentences.
 
@@ -111,7 +111,7 @@ def compose_extractive(
         # A withheld answer does not choose the citations: System 1's best sentences are cited, as they rank.
         short = replace(short, sentence=None)
     # System 1 delivered these spans above its own threshold: the collection answers unless no candidate is found
-    # (the fitted "not found" model reads the whole-paper reader's signals, which these readers do not give).
+    # (the fitted "not found" model reads whole-paper reading's signals, which these shapes do not give).
     return compose(chosen, short, max_sentences, found=found)
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Judge
 from ...run_state import RunConfig
-from ...text.planning import Plan, make_plan
+from ...text.question_plan import Plan, make_plan
 from .answering import Answer
 from .clock import TimeBudget
 from .judges import JudgeSpec

@@ -17,7 +17,8 @@ from ..llm import LLMClient
 
 @dataclass(frozen=True)
 class OfflinePlanner:
-    """The rule-based planner (planner.py): query variants, sub-questions, refinement from delivered quotes."""
+    """The rule-based planner (text/question_plan.py): query variants, sub-questions, refinement from delivered
+    quotes."""
 
     name: str = "offline"
 

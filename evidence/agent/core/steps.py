@@ -11,9 +11,9 @@ from ...answers.ranker_rows import Sentence
 from ...judge.localize import EvidenceSpan
 from ...judge.types import Unit
 from ...retrieval.types import Hit
-from ...text.planning import Plan
+from ...text.question_plan import Plan
 from . import progress
-from .answering import Answer, Reader, compose_extractive
+from .answering import Answer, ReaderModel, compose_extractive
 from .context import RunContext
 from .heuristic import heuristic_spans
 from .units import load_units
@@ -74,7 +74,7 @@ def plain_select(ctx: RunContext, plan: Plan, units: list[Unit]) -> list[Evidenc
     return ctx.recorder.deliver(spans)
 
 
-def reader_of(ctx: RunContext) -> Reader:
+def reader_of(ctx: RunContext) -> ReaderModel:
     """The reader model as this run uses it: bounded by the run's remaining time, its steps in the stream."""
     from ...reader import read
 

@@ -4,11 +4,11 @@ workers, and the choice among them. Above core/, below planning/ and systems/.""
 from .executor import register, remote
 from .fanout import GRACE_S, from_json, judge_batch_locally, to_json
 from .localization import request_evidence
-from .registry import choose_reader, evidence_in_documents
+from .registry import choose_shape, evidence_in_documents
 
 __all__ = [
     "GRACE_S",
-    "choose_reader",
+    "choose_shape",
     "evidence_in_documents",
     "from_json",
     "judge_batch_locally",

@@ -1,10 +1,11 @@
-"""The general System 1 reader for a question over a whole collection, chosen from the question's candidates.
+"""Whole-paper reading (the "whole" shape): System 1 scores every sentence of the long documents a question is
+about, asked of a whole collection or of the papers a run is scoped to, chosen from the question's candidates.
 
 When the search's best documents are long (papers, reports), System 1 reads every sentence of the one that
 dominates the hits (or of the top two when neither does), skipping front matter, reference lists and running
 headers, and cites the sentences that best state what the question asks for. Short documents (abstracts,
 paragraphs) go to evidence localization instead (dual.py). The exact answer is cut from a cited sentence by
-the question's kind (exact.py); its confidence is P(answer right) from a calibrated head, and below
+the question's kind (answers/layer.py); its confidence is P(answer right) from a calibrated head, and below
 ABSTAIN_BELOW the answer is "not found in this collection", with the closest evidence still shown.
 """
 
@@ -98,7 +99,7 @@ def calibrated(name: str, features: dict[str, float], fallback: float) -> float:
     return float(head.predict(np.asarray([[features[f] for f in head.features]], dtype=float))[0])
 
 
-def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str, np.ndarray]]:
+def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str, np.ndarray]]:
     """Score every body sentence of the papers for the question; return the candidates and their scores."""
     from ...encode.embedding import get_embedder
 
@@ -152,7 +153,7 @@ def read_whole(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str
         "coverage": scores.coverage,
         "cosine": scores.cosine,
         "type_match": type_match,
-        # The order the reader reads them in: the fitted sentence ranker's, else the score's.
+        # The order the reader model reads them in: the fitted sentence ranker's, else the score's.
         "rank": ranker.raw(ranker.select(features, RANK_FEATURES)) if ranker is not None else scores.score,
         "features": features,
         "tables": np.array(tables, dtype=object),
@@ -171,7 +172,7 @@ def table_of(text: str, caption: str, header: str) -> str:
     return "; ".join(part for part in parts if part)
 
 
-EVIDENCE_K = 6  # sentences the answer layer cuts candidates from (the best by the reader's score)
+EVIDENCE_K = 6  # sentences the answer layer cuts candidates from (the best by the sentence score)
 
 
 def top_sentences(s: dict[str, np.ndarray], k: int = EVIDENCE_K) -> list[tuple[int, Sentence]]:
@@ -201,7 +202,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
 
     question = plan.question
     ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line
-    blocks, s = read_whole(question, papers)
+    blocks, s = score_paper_sentences(question, papers)
     if not blocks:
         return Outcome("no_new_passages", Answer(NOT_FOUND, NOT_FOUND, 0.0))
     top = [(i, replace(sentence, text=blocks[i].text)) for i, sentence in top_sentences(s)]

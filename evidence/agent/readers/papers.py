@@ -32,7 +32,8 @@ def papers_among(ctx: RunContext, docids: list[str]) -> list[Unit]:
 
 @cache
 def confidence_head() -> Head:
-    """Return the reader's calibration: P(a paragraph is evidence | its z-score in the paper) (judge/paper_fit.py)."""
+    """Return the paper scorer's calibration: P(a paragraph is evidence | its z-score in the paper), fitted by
+    bench/fitting/paper_fit.py."""
     return Head.load(CONFIDENCE_HEAD)
 
 

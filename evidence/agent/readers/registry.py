@@ -31,7 +31,10 @@ from .papers import answer_in_papers, papers_among, read_papers, scoped_papers
 
 
 @dataclass(frozen=True)
-class Reader:
+class Shape:
+    """A shape of question System 1 reads one way: the candidates it `takes` (None: not this shape), and how it
+    `read`s them."""
+
     name: str
     takes: Callable[[RunContext, Plan, list[Hit]], list[Unit] | None]  # the candidates, or None: not this shape
     read: Callable[[RunContext, Plan, list[Unit]], Outcome]
@@ -47,10 +50,10 @@ def scoped_paper_candidates(ctx: RunContext, plan: Plan, hits: list[Hit]) -> lis
     return scoped_papers(ctx) or None
 
 
-READERS = (
-    Reader("whole", long_documents, answer_whole_papers, local_only=True),
-    Reader("papers", scoped_paper_candidates, answer_in_papers, local_only=True),
-    Reader("pairs", pair_candidates, read_pairs),
+SHAPES = (
+    Shape("whole", long_documents, answer_whole_papers, local_only=True),
+    Shape("papers", scoped_paper_candidates, answer_in_papers, local_only=True),
+    Shape("pairs", pair_candidates, read_pairs),
 )
 
 
@@ -59,20 +62,20 @@ def evidence_in_documents(ctx: RunContext, plan: Plan, docids: list[str]) -> tup
     a document that reads as a paper is read whole, paragraph by paragraph with its sections (the papers reader);
     any other by its best passage, localized. Returns the spans delivered and the docids the collection lacks."""
     papers = papers_among(ctx, docids)
-    read_whole = {paper.docid for paper in papers}
-    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in docids if docid not in read_whole])
-    missing = sorted(set(docids) - {unit.docid for unit in units} - read_whole)
+    as_papers = {paper.docid for paper in papers}
+    units = load_units(ctx.run.collection_id, [Hit(docid, 0.0) for docid in docids if docid not in as_papers])
+    missing = sorted(set(docids) - {unit.docid for unit in units} - as_papers)
     spans = (read_papers(ctx, plan.sub_questions, papers) if papers else []) + request_evidence(ctx, plan, units)
     return spans, missing
 
 
-def choose_reader(ctx: RunContext, plan: Plan, hits: list[Hit]) -> tuple[Reader, list[Unit]] | None:
-    """Return the first reader that takes the question, with its candidates; None for the search loop."""
+def choose_shape(ctx: RunContext, plan: Plan, hits: list[Hit]) -> tuple[Shape, list[Unit]] | None:
+    """Return the first shape that takes the question, with its candidates; None for the search loop."""
     local = getattr(ctx.judge, "name", "") == "local"
-    for reader in READERS:
-        if reader.local_only and not local:
+    for shape in SHAPES:
+        if shape.local_only and not local:
             continue
-        candidates = reader.takes(ctx, plan, hits)
+        candidates = shape.takes(ctx, plan, hits)
         if candidates:
-            return reader, candidates
+            return shape, candidates
     return None

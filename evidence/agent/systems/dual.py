@@ -24,7 +24,7 @@ from ..core import (
     refine_query,
     unit_key,
 )
-from ..readers import choose_reader, request_evidence
+from ..readers import choose_shape, request_evidence
 from .background import MiningBatch, start_mining
 
 WHOLE_DOCUMENT_BLOCKS = 48  # a document this short is judged whole for evidence (abstracts: median 9 sentences)
@@ -43,14 +43,16 @@ def run_dual(ctx: RunContext) -> Outcome:
 
 
 def read_by_shape(ctx: RunContext, plan: Plan) -> Outcome:
-    """The question and its candidates choose the reader (readers.py); anything no reader takes is searched."""
+    """The question and its candidates choose how System 1 reads them (readers/registry.py: the first shape that
+    takes them); anything no shape takes is searched."""
     hits = ctx.tools.hits(plan.queries[0], "Search for evidence with a lexical query from the question.")
-    chosen = choose_reader(ctx, plan, hits)
+    chosen = choose_shape(ctx, plan, hits)
     if chosen is None:
         return search_loop(ctx, plan, hits)
-    reader, candidates = chosen
-    ctx.log("reader", {"reader": reader.name, "docids": [unit.docid for unit in candidates]})
-    return reader.read(ctx, plan, candidates)
+    shape, candidates = chosen
+    # the event keeps its recorded kind and field ("reader"), which the run page and stored runs read
+    ctx.log("reader", {"reader": shape.name, "docids": [unit.docid for unit in candidates]})
+    return shape.read(ctx, plan, candidates)
 
 
 def search_loop(ctx: RunContext, plan: Plan, first_hits: list[Hit]) -> Outcome:

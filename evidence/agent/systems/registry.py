@@ -1,7 +1,7 @@
 """The System registry: the four systems on the same retrieval (SPEC 5), each one object with `run(ctx)`.
 
 A system has two drivers, one per kind of planner: the offline steps below (and dual.py), and the model's
-(llm_systems.py for single_pass and review_loop, llm_planner.py's tool loop for pi_serini and dual). The
+(baselines.py for single_pass and review_loop, planning/llm.py's tool loop for pi_serini and dual). The
 planner is injected in the run context; the loop looks systems up here and never branches on their names.
 
 single_pass: one search, the top k read by a plain scorer. review_loop (seed 002): answer, review, refine
