@@ -37,6 +37,11 @@ from evidence.reader.files import (  # noqa: E402
 RUNTIME = "llama-cpp-python==0.3.36"
 # Native code for this machine's CPU; an image built for other machines sets -DGGML_NATIVE=OFF (the Dockerfile does).
 CMAKE_ARGS = os.environ.get("EVIDENCE_READER_CMAKE_ARGS", "-DGGML_NATIVE=ON -DGGML_BLAS=OFF -DLLAMA_CURL=OFF")
+# ggml's AMX kernels (chosen by -march=native where the CPU lists amx_tile) need the kernel to grant the tile state;
+# a virtual machine that lists AMX without granting it kills the reader with an illegal instruction at its first
+# prompt. So a native x86 build leaves AMX out (AVX-512 and VNNI stay): GCC keeps an explicit -mno-* over -march.
+NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+COMPILER_FLAGS = os.environ.get("EVIDENCE_READER_CFLAGS", NO_AMX if os.uname().machine == "x86_64" else "")
 CACHE = Path(os.environ.get("EVIDENCE_CACHE_DIR", Path.home() / ".cache" / "evidence-desk"))
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
 
@@ -55,7 +60,8 @@ def cpu_key() -> str:
         flags = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags"))
     except (OSError, StopIteration):
         flags = os.uname().machine
-    return hashlib.sha256(flags.encode()).hexdigest()[:12]
+    # The build's flags are part of the key: a wheel built with other flags is never reused.
+    return hashlib.sha256(f"{flags}|{CMAKE_ARGS}|{COMPILER_FLAGS}".encode()).hexdigest()[:12]
 
 
 def say(message: str) -> None:
@@ -82,6 +88,25 @@ def runtime_ready() -> bool:
     return subprocess.run(probe, capture_output=True).returncode == 0
 
 
+SMOKE = """
+import sys
+from llama_cpp import Llama
+model = Llama(model_path=sys.argv[1], n_ctx=128, n_threads=2, verbose=False)
+model("Question: what is two plus two? Answer:", max_tokens=2)
+"""
+
+
+def runtime_runs(model: Path) -> str | None:
+    """Run a prompt through the reader model in a process of its own: None when it answers, else why not (a
+    runtime built for instructions this machine does not allow dies by a signal at its first prompt)."""
+    done = subprocess.run([sys.executable, "-c", SMOKE, str(model)], capture_output=True, text=True, timeout=300)
+    if done.returncode == 0:
+        return None
+    if done.returncode < 0:
+        return f"the runtime was killed by signal {-done.returncode} running a prompt (an instruction this CPU refuses)"
+    return f"the runtime failed running a prompt: {done.stderr.strip().splitlines()[-1:]}"
+
+
 def install_runtime(progress: Progress) -> None:
     wheels = CACHE / "wheels" / cpu_key()
     wheels.mkdir(parents=True, exist_ok=True)
@@ -90,8 +115,9 @@ def install_runtime(progress: Progress) -> None:
         say(f"compiling {RUNTIME} once for this machine (about 8 minutes on 2 idle cores; kept in {wheels})")
         started = time.monotonic()
         build = subprocess.Popen(
-            [*PIP, "wheel", "--no-deps", "--progress-bar", "off", "-w", str(wheels), RUNTIME],
-            env={**os.environ, "CMAKE_ARGS": CMAKE_ARGS}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [*PIP, "wheel", "--no-cache-dir", "--no-deps", "--progress-bar", "off", "-w", str(wheels), RUNTIME],
+            env={**os.environ, "CMAKE_ARGS": CMAKE_ARGS, "CFLAGS": COMPILER_FLAGS, "CXXFLAGS": COMPILER_FLAGS},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         assert build.stdout is not None
         for line in build.stdout:
@@ -103,7 +129,8 @@ def install_runtime(progress: Progress) -> None:
             raise SystemExit(f"error: {RUNTIME} did not compile (gcc, cmake and the Python headers are needed)")
     progress("installing the language model runtime")
     say(f"installing {RUNTIME} from {wheels}")
-    subprocess.run([*PIP, "install", "--quiet", "--find-links", str(wheels), RUNTIME], check=True)
+    # No cache: pip's own cache may hold a wheel built from the same source with other flags.
+    subprocess.run([*PIP, "install", "--quiet", "--no-cache-dir", "--find-links", str(wheels), RUNTIME], check=True)
 
 
 def fetch_weights(progress: Progress) -> Path:
@@ -169,6 +196,17 @@ def main() -> int:
         house = None
         for weights in (QWEN_CODER_1_5B, SMOLLM2_135M):
             ensure_weights(weights, house, progress)
+        broken = runtime_runs(model_dir() / QWEN_CODER_1_5B.name)
+        if broken:
+            # A runtime that cannot run here (built before its flags left AMX out, or elsewhere) is compiled again.
+            say(f"{broken}: compiling it again")
+            subprocess.run([*PIP, "uninstall", "--quiet", "--yes", "llama-cpp-python"], check=False)
+            install_runtime(progress)
+            broken = runtime_runs(model_dir() / QWEN_CODER_1_5B.name)
+        if broken:
+            for wheel in (CACHE / "wheels" / cpu_key()).glob("llama_cpp_python-*.whl"):
+                wheel.unlink()  # never reused
+            raise OSError(f"{broken}; set EVIDENCE_READER_CMAKE_ARGS=-DGGML_NATIVE=OFF and run `make reader` again")
     except (subprocess.CalledProcessError, WeightsRefused, OSError) as error:
         progress(f"failed: {error}", state="failed")
         print(f"error: the local reader was not installed: {error}", file=sys.stderr)
