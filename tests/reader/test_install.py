@@ -1,4 +1,4 @@
-"""`make reader`'s build of the runtime: its flags key the wheel cache, and a runtime that dies on a prompt is caught."""
+"""`make reader` builds the runtime: its flags key the wheel cache; a runtime that dies on a prompt is caught."""
 
 import importlib.util
 import os
