@@ -16,7 +16,7 @@ from ninja.utils import check_csrf
 
 from .models import ApiKey
 from .ratelimit import bucket_name, take
-from .services.quotas import check_upload_size
+from .services import check_upload_size
 
 KEY_PREFIX = "evd_"
 PREFIX_LENGTH = 12  # "evd_" + 8 random characters: enough to tell keys apart in a list, useless to an attacker

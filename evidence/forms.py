@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
-from .agent.research import SYSTEM_NAMES
-from .eval.question_sets import MAX_BYTES, MAX_QUESTIONS, QuestionSetError, read_question_set
+from .agent import SYSTEM_NAMES
+from .eval import MAX_BYTES, MAX_QUESTIONS, QuestionSetError, read_question_set
 from .models import Collection, Evaluation, Run
-from .retrieval.searchers import SEARCHERS
+from .retrieval import SEARCHERS
 from .run_state import user_config
 from .services import evaluations, runs
 

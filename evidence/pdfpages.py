@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from django.conf import settings
 
-from .ingest.parsers.pdf_offsets import char_indices
+from .ingest import char_indices
 from .models import Document, SourceFile
 
 SCALE = 2.0  # pixels per PDF point in the cached image (144 dpi): sharp at 100 % zoom, fine at 200 %

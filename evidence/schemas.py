@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, model_validator
 
-from .agent.research import SYSTEM_NAMES
+from .agent import SYSTEM_NAMES
 from .models import MAX_SCOPE_DOCUMENTS, Run
-from .retrieval.searchers import SEARCHERS
+from .retrieval import SEARCHERS
 from .run_state import RunConfig, RunOptions
 
 MAX_ID = 2**63 - 1  # Postgres bigint: a larger id can only be a 404, never a database error

@@ -55,7 +55,7 @@ def ingest_file(self, file_id: int) -> str | None:
 @shared_task(name="evidence.prepare_for_reading", **RIDES_OUT_OUTAGES)
 def prepare_for_reading(document_ids: list[int]) -> int:
     """Embed one chunk of these documents' sentences and paragraphs, then queue the next chunk (if any)."""
-    from .ingest.prepare import prepare_some
+    from .ingest import prepare_some
 
     embedded, remaining = prepare_some(document_ids)
     if remaining:
@@ -98,7 +98,7 @@ def run_research(self, run_id: int) -> str | None:
     a run its own first try claimed and could not finish (see runs.claim_run), so the run ends soon after the
     database returns instead of waiting for the reaper's stale window.
     """
-    from .services.runs import execute_run, reap_stale_runs, reclaimable_in_s
+    from .services import execute_run, reap_stale_runs, reclaimable_in_s
 
     # A redelivered task whose first worker died finds the run 'running' with a stale heartbeat: end it.
     reap_stale_runs(run_id=run_id)
@@ -117,7 +117,7 @@ def run_evaluation(evaluation_id: int) -> str | None:
     Acknowledged on receipt: an evaluation outlasts the broker's visibility timeout, and a second delivery would
     only find it running. A lost worker leaves it stalled (the page says so), never asked twice.
     """
-    from .services.evaluations import run_evaluation as run
+    from .services import run_evaluation as run
 
     evaluation = run(evaluation_id)
     return evaluation.status if evaluation else None
@@ -150,7 +150,7 @@ def reap_on_start(**_kwargs: object) -> None:
 def _reap_forever() -> None:
     from django.db import close_old_connections
 
-    from .services.reaper import reap
+    from .services import reap
 
     while True:
         try:

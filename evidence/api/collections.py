@@ -12,9 +12,7 @@ from ninja import Router, Status
 from ninja.errors import HttpError
 
 from .. import schemas
-from ..ingest.jobs import RETRY_REFUSED
-from ..ingest.library_import import file_note, library_report
-from ..ingest.prepare import readiness
+from ..ingest import RETRY_REFUSED, file_note, library_report, readiness
 from ..models import Collection, IngestFile, IngestJob
 from ..services import uploads
 from . import common

@@ -13,10 +13,9 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from .. import schemas, streams
-from ..eval.compare_runs import compare as compare_runs
+from ..eval import compare as compare_runs
 from ..models import Collection, Run
-from ..presenting.answer_formats import FORMATS
-from ..presenting.exports import export_response
+from ..presenting import FORMATS, export_response
 from ..run_state import RunConfig, StoredAnswer, user_config
 from ..services import queueing, runs
 from ..streams import json_events, resume_point

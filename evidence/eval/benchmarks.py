@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ingest.parsers import parse_file
-from ..ingest.store import store_documents, text_sha256
+from ..ingest import parse_file, store_documents, text_sha256
 from ..models import Collection, Region, Run
 from ..retrieval import index_store
 from ..run_state import StoredAnswer
@@ -53,7 +52,7 @@ def ensure_collection(
     if collection.description != COMPLETE:
         from tqdm import tqdm
 
-        from ..encode.embedding import get_embedder
+        from ..encode import get_embedder
 
         for source_name, parsed in build():
             # Building SciFact takes minutes: show documents stored, passages embedded and an ETA while it runs.
@@ -146,7 +145,7 @@ class SciFact:
 
     def run_config(self, question: EvalQuestion) -> dict[str, Any]:
         """Abstracts: regions of 3 sentences moving by 1, no adaptive reading (chosen on the judge's fit split)."""
-        from ..judge.localize import SHORT_DOCUMENT_OPTIONS
+        from ..judge import SHORT_DOCUMENT_OPTIONS
 
         return {"localize": dict(SHORT_DOCUMENT_OPTIONS)}
 

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..judge.heads import PARAMS_DIR
+from ..judge import PARAMS_DIR
 
 FOLDS_FILE = "folds.json"
 # Benchmarks none of whose questions the local heads were fitted on: the defaults are already honest.

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..ingest.types import ParsedDocument, Region
+from ..ingest import ParsedDocument, Region
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text.sentence_spans import split_sentences
+from ..text import split_sentences
 from .textnorm import clean_text, squash
 from .types import Page, ParsedDocument, Region
 

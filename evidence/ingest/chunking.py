@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.sentence_spans import split_sentences
+from ..text import split_sentences
 from .types import ParsedDocument
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

@@ -261,7 +261,7 @@ def _ingest(record: IngestFile, data: bytes, embed: bool) -> None:
     # (add_documents skips what the index already holds).
     stored = Document.objects.filter(collection_id=job.collection_id, source_name=record.name).values_list("pk")
     if to_index := sorted({*result.documents, *(pk for (pk,) in stored)}):
-        from ..retrieval.index_store import add_documents
+        from ..retrieval import add_documents
 
         add_documents(job.collection_id, to_index)
     record.documents_added = len(result.documents)
@@ -343,7 +343,7 @@ def refresh_job(job_id: int) -> None:
 
 
 def _embedder():
-    from ..encode.embedding import get_embedder
+    from ..encode import get_embedder
 
     return get_embedder().embed
 

@@ -12,7 +12,7 @@ BATCH = 256  # passages per model call and per UPDATE
 
 def stale_collections() -> list[Collection]:
     """Return the collections whose stored vectors come from another model than the current one."""
-    from ..encode.embedding import MODEL_ID
+    from ..encode import MODEL_ID
 
     return list(Collection.objects.exclude(embedding_model=MODEL_ID).order_by("pk"))
 
@@ -25,7 +25,7 @@ def reembed_collection(
     Passages stored meanwhile by ingestion are embedded with the current model already; the collection is marked
     current only after the last batch, so an interrupted run is simply run again.
     """
-    from ..encode.embedding import MODEL_ID, get_embedder
+    from ..encode import MODEL_ID, get_embedder
 
     embed = embed or get_embedder().embed
     documents = collection.documents.only("pk", "title", "text")

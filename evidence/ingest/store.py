@@ -254,7 +254,7 @@ def fill_region_vectors(
     if not missing:
         return 0
     if embed is None:
-        from ..encode.embedding import get_embedder
+        from ..encode import get_embedder
 
         embed = get_embedder().embed
     texts = [documents[r.document_id].text[r.start : r.end] for r in missing]

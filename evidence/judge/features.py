@@ -33,8 +33,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from evidence.retrieval.fusion import minmax_array as minmax
-from evidence.text.terms import terms
+from evidence.retrieval import minmax_array as minmax
+from evidence.text import terms
 
 from .types import Unit
 

@@ -75,7 +75,7 @@ class LocalJudge:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         if self._embed is None:
-            from evidence.encode.embedding import get_embedder
+            from evidence.encode import get_embedder
 
             self._embed = get_embedder().embed
         return np.asarray(self._embed(list(texts)), dtype=np.float32)

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..text.terms import terms
+from ..text import terms
 from .features import BLOCK_FEATURES, entities, title_key
 from .heads import Head
 from .types import Unit

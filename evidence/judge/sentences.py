@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..text.tables import is_row
-from ..text.terms import terms
+from ..text import is_row, terms
 from .features import weighted_bm25, zscore
 from .types import Block
 

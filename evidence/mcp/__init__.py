@@ -5,18 +5,12 @@ The tools load the MCP SDK's server, so they are loaded when first asked for (th
 first request, `manage.py mcp` when it starts), not when the ASGI app loads.
 """
 
-from __future__ import annotations
+from .. import face
 
-from typing import Any
-
-from .asgi import McpMount
-
-__all__ = ["KEY_VARIABLE", "McpMount", "build_server"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("KEY_VARIABLE", "build_server"):
-        from . import tools
-
-        return getattr(tools, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The room's face: the names other rooms import from it, each with the module that holds it.
+FACE = {
+    "KEY_VARIABLE": "tools",
+    "McpMount": "asgi",
+    "build_server": "tools",
+}
+__getattr__ = face(__name__, FACE)

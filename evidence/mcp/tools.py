@@ -26,7 +26,7 @@ from .. import schemas
 from ..auth_keys import verify_key
 from ..models import Collection, Run, Span
 from ..piserini import site_url
-from ..presenting.answers import run_citations, short_answer_view
+from ..presenting import run_citations, short_answer_view
 from ..ratelimit import bucket_name, take
 from ..retrieval import piserini
 from ..run_state import StoredAnswer, user_config

@@ -257,7 +257,7 @@ def _quoted_by(pieces: list[AnswerPiece]) -> tuple[bool, dict[int, tuple[int, in
 
 def _item(number: int, citation: Citation, mark: tuple[int, int] | None) -> EvidenceItem:
     """Widen a cited span to the whole sentences it stands in: a quote is never shown cut mid-sentence."""
-    from ..text.sentence_spans import split_sentences
+    from ..text import split_sentences
 
     span, text = citation.span, citation.span.document.text
     if not span.matches_source:

@@ -51,7 +51,7 @@ class DenseSearcher:
     name: str = "dense"
 
     def search(self, query: str, depth: int = 1000) -> list[Hit]:
-        from ..encode.embedding import get_embedder
+        from ..encode import get_embedder
 
         if not query.strip():
             return []

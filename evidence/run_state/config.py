@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..retrieval.searchers import SEARCHERS
+from ..retrieval import SEARCHERS
 
 Searcher = Literal[SEARCHERS]  # type: ignore[valid-type]
 JUDGES = ("local", "jev", "llm")

@@ -13,12 +13,17 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 
-from ..eval.answer_judge import agreement
-from ..eval.benchmarks import EvalQuestion
-from ..eval.failures import STAGES, failure_stage, funnel_recall
-from ..eval.kinds import Benchmark
-from ..eval.settings import AnswerJudge, EvaluationSettings
-from ..ingest.prepare import prepare_all, readiness
+from ..eval import (
+    STAGES,
+    AnswerJudge,
+    Benchmark,
+    EvalQuestion,
+    EvaluationSettings,
+    agreement,
+    failure_stage,
+    funnel_recall,
+)
+from ..ingest import prepare_all, readiness
 from ..models import Document, Evaluation, EvaluationItem, Run
 from ..run_state import StoredAnswer
 from . import runs
@@ -74,7 +79,7 @@ def run_question(evaluation: Evaluation, bench: Benchmark, question: EvalQuestio
 def judge_run(judge: AnswerJudge, bench: Benchmark, question: EvalQuestion, run: Run) -> bool | None:
     """Ask the configured LLM judge whether the run's answer is right; its calls are recorded on the run."""
     from ..agent.llm import DjangoRecorder, make_client
-    from ..eval.answer_judge import judge_answer
+    from ..eval import judge_answer
 
     recorder = DjangoRecorder(run_id=run.pk)
     source = judge.replay_of_evaluation

@@ -19,8 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from ..eval.papers_bench import Papers
-from ..eval.settings import EvaluationSettings
+from ..eval import EvaluationSettings, Papers
 from ..models import Collection, Evaluation, Run
 from . import queueing, quotas
 from .evaluation_runner import evaluate, key_of

@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import run_state
-from ..ingest.jobs import file_beat_every_s, refresh_job
+from ..ingest import file_beat_every_s, refresh_job
 from ..models import IngestFile, IngestJob, Run
 from . import queueing
 

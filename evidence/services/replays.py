@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import Run
-from ..retrieval.searchers import get_searcher
+from ..retrieval import get_searcher
 from ..run_state import StoredAnswer
 from . import runs
 

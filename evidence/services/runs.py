@@ -167,9 +167,7 @@ def execute_run(run_id: int, emit: Any = streams.emit, retry: bool = False) -> R
     `retry`: this is the retry of a task that failed on a database error; a run it left running without a
     heartbeat is taken back (see claim_run).
     """
-    from ..agent.research import (
-        run_claimed,  # imported before the claim: a first import takes seconds in a new worker
-    )
+    from ..agent import run_claimed
 
     run = claim_run(run_id, retry=retry)
     if run is None:

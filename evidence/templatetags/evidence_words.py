@@ -4,8 +4,8 @@ from django import template
 
 from ..forms import SYSTEM_LABELS
 from ..models import Citation, Run
-from ..presenting.answers import AnswerView, answer_view, confidence_words
-from ..views.statuses import status_words as words_of_status
+from ..presenting import AnswerView, answer_view, confidence_words
+from ..views import status_words as words_of_status
 
 register = template.Library()
 

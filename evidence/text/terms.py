@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..retrieval.analyzer import get_analyzer
+from ..retrieval import get_analyzer
 
 _analyze = get_analyzer("english")
 

@@ -8,9 +8,7 @@ from django.views.decorators.http import require_GET
 
 from ..forms import AskForm
 from ..models import Collection, Document
-from ..services import runs
-from ..services.queueing import RETRY_AFTER_S
-from ..services.quotas import QuotaExceeded
+from ..services import RETRY_AFTER_S, QuotaExceeded, runs
 
 PICKER_RESULTS = 20
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from .. import pdfpages
 from ..models import Document, Judgment, Run, SourceFile, Span
-from ..presenting.answers import answer_pieces, run_citations, short_answer_view
+from ..presenting import answer_pieces, run_citations, short_answer_view
 
 
 def highlight_segments(text: str, start: int, end: int, pages: list, highlight: bool, lo: int = 0,

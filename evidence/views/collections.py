@@ -14,10 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import pdfpages
 from ..document_search import MAX_MATCHES, MAX_QUERY_CHARS, find_matches
 from ..forms import CollectionForm
-from ..ingest import jobs
-from ..ingest.library_import import file_note, library_report
-from ..ingest.parsers import ACCEPTED_FORMATS
-from ..ingest.prepare import readiness
+from ..ingest import ACCEPTED_FORMATS, file_note, jobs, library_report, readiness
 from ..models import Citation, Collection, Document, IngestFile, IngestJob, SourceFile
 from ..services import uploads
 

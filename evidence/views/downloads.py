@@ -7,8 +7,7 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from ..models import Run
-from ..presenting.answer_formats import FORMATS
-from ..presenting.exports import export_response
+from ..presenting import FORMATS, export_response
 
 
 @require_GET

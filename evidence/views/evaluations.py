@@ -11,13 +11,11 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..agent.core import STAGES
-from ..eval.kinds import kind_of
-from ..eval.paired import compare_items
-from ..eval.question_sets import MAX_BYTES, MAX_QUESTIONS
+from ..eval import MAX_BYTES, MAX_QUESTIONS, compare_items, kind_of
 from ..forms import EvaluationForm
 from ..models import Collection, Evaluation
-from ..presenting.answers import short_answer_view
-from ..services.evaluations import EvaluationRefused
+from ..presenting import short_answer_view
+from ..services import EvaluationRefused
 
 BAR_PX = 320
 ROW_PX = 30

@@ -5,7 +5,7 @@ from django.shortcuts import render
 
 from ..forms import AskForm
 from ..models import Collection, Run
-from ..presenting.answers import short_answer_view
+from ..presenting import short_answer_view
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import streams
-from ..agent.research import SYSTEM_NAMES
+from ..agent import SYSTEM_NAMES
 from ..models import Collection, Run
 from ..presenting import answers
 from ..run_state import StoredAnswer
@@ -145,7 +145,7 @@ MAX_QUESTION_CHARS = 2000
 @require_POST
 def follow_up(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask a follow-up to one of your runs: same collection and documents, read in the light of the thread."""
-    from ..services.quotas import QuotaExceeded
+    from ..services import QuotaExceeded
 
     parent = get_object_or_404(Run.objects.select_related("collection"), pk=pk, owner=request.user)
     question = " ".join(request.POST.get("question", "").split())

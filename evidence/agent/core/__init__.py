@@ -2,7 +2,7 @@
 the recall funnel), the steps every system takes (read, answer), question analysis, the planner and judge choice,
 the units a run reads, the search tools, and the composed answer. It imports no other room of agent/ but llm/."""
 
-from ...text.question_plan import QUESTION_WORDS, Plan, refine_query
+from ...text import QUESTION_WORDS, Plan, refine_query
 from .answering import NOT_FOUND, Answer, attach_citations, compose, compose_extractive
 from .clock import DeadlineReached, TimeBudget
 from .context import Outcome, RunContext

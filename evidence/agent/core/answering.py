@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from ...answers.layer import ShortAnswer, short_answer
 from ...answers.ranker_rows import Sentence
-from ...judge.localize import EvidenceSpan
+from ...judge import EvidenceSpan
 
 
 class ReaderModel(Protocol):
@@ -99,7 +99,7 @@ def compose_extractive(
             chosen.append(span)
     if not chosen:
         return Answer(explanation=NO_EVIDENCE, exact_answer=UNANSWERABLE, confidence=0.0, found=False)
-    from ...encode.embedding import get_embedder
+    from ...encode import get_embedder
 
     sentences = as_sentences(chosen)
     short = short_answer(question, sentences, embed=get_embedder().embed, threshold=threshold)

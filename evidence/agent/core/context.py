@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Judge
+from ...judge import EvidenceSpan, Judge
 from ...run_state import RunConfig
-from ...text.question_plan import Plan, make_plan
+from ...text import Plan, make_plan
 from .answering import Answer
 from .clock import TimeBudget
 from .judges import JudgeSpec

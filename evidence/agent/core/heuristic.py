@@ -6,9 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Block, Unit
-from ...retrieval.analyzer import get_analyzer
+from ...judge import Block, EvidenceSpan, Unit
+from ...retrieval import get_analyzer
 
 ANALYZE = get_analyzer("english")
 
@@ -41,7 +40,7 @@ def heuristic_spans(question: str, units: list[Unit], top: int = 3) -> list[Evid
 
 def question_cosines(question: str, blocks: Sequence[Block]) -> np.ndarray:
     """Return the MiniLM cosine of the question with each block (stored vectors, the rest embedded now)."""
-    from ...encode.embedding import get_embedder
+    from ...encode import get_embedder
 
     embedder = get_embedder()
     missing = [i for i, block in enumerate(blocks) if block.vector is None]

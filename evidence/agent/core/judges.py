@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ...judge.types import Judge
+from ...judge import Judge
 from ...run_state import JUDGES, RunConfig
 
 
@@ -61,18 +61,18 @@ def make_judge(spec: JudgeSpec) -> Judge:
     """Build the provider a judge spec names."""
     name = spec.name
     if name == "local":
-        from ...judge.local import LocalJudge
+        from ...judge import LocalJudge
 
         return LocalJudge(heads=dict(spec.heads) or None)
     if name == "jev":
-        from ...judge.jev import JevJudge
+        from ...judge import JevJudge
 
         url = settings.EVIDENCE_JEV_URL
         if not url:
             raise JudgeUnavailable("The jev judge needs EVIDENCE_JEV_URL (and EVIDENCE_JEV_KEY) in the settings.")
         return JevJudge(url, settings.EVIDENCE_JEV_KEY or None, model=settings.EVIDENCE_JEV_MODEL)
     if name == "llm":
-        from ...judge.llm_judge import LLMJudge
+        from ...judge import LLMJudge
 
         url = settings.EVIDENCE_JUDGE_LLM_URL or settings.OPENAI_BASE_URL
         key = settings.EVIDENCE_JUDGE_LLM_KEY or settings.OPENAI_API_KEY

@@ -20,8 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ... import run_state
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Unit
+from ...judge import EvidenceSpan, Unit
 from ...models import Document, Judgment, Run, Span
 
 STAGES = ("surfaced", "previewed", "opened", "inspected", "delivered", "cited")

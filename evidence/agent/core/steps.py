@@ -8,10 +8,9 @@ from typing import Any
 
 from ...answers.layer import ShortAnswer
 from ...answers.ranker_rows import Sentence
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Unit
-from ...retrieval.types import Hit
-from ...text.question_plan import Plan
+from ...judge import EvidenceSpan, Unit
+from ...retrieval import Hit
+from ...text import Plan
 from . import progress
 from .answering import Answer, ReaderModel, compose_extractive
 from .context import RunContext

@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import Document, Passage, Run
-from ...retrieval import cache, index_store, piserini
-from ...retrieval.excerpts import excerpt_around
-from ...retrieval.searchers import get_searcher
-from ...retrieval.types import Hit
+from ...retrieval import Hit, cache, excerpt_around, get_searcher, index_store, piserini
 from .recorder import RunRecorder
 
 SEARCH_DEPTH = piserini.SEARCH_DEPTH  # the contract ranks this deep

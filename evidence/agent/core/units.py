@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import connection
 
-from ...ingest.store import fill_region_vectors
-from ...judge.types import Block, Unit
+from ...ingest import fill_region_vectors
+from ...judge import Block, Unit
 from ...models import Document, Passage, Region
-from ...retrieval.types import Hit
+from ...retrieval import Hit
 from . import progress
 
 _DOCUMENT_FIELDS = ("id", "docid", "title", "text", "pages")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...retrieval.types import Hit
+from ...retrieval import Hit
 from ..core import Answer, ModelPlanner, Outcome, RunContext, ToolError, attach_citations, heuristic_spans, load_units
 from ..llm import ChatResponse, Conversation, ToolCall, ToolSpec, parse_final_answer
 from ..readers import evidence_in_documents

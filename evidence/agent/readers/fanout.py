@@ -14,8 +14,7 @@ from typing import Any
 from celery import current_task
 from django.conf import settings
 
-from ...judge.localize import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Localization, localize_batch
-from ...judge.types import Judge, Unit
+from ...judge import BATCH_UNITS, MAX_SUB_QUESTIONS, EvidenceSpan, Judge, Localization, Unit, localize_batch
 from ..core import JudgeSpec, UnitRef, load_units_by_ref, unit_ref
 from .executor import remote
 

@@ -19,24 +19,25 @@ import numpy as np
 from ...answers.candidates import holds_kind
 from ...answers.layer import found_in_collection, short_answer
 from ...answers.ranker_rows import Sentence
-from ...judge.heads import PARAMS_DIR, Head, sigmoid
-from ...judge.localize import EvidenceSpan
-from ...judge.sentences import (
+from ...judge import (
+    PARAMS_DIR,
     RANK_FEATURES,
     TYPE_BONUS,
+    Block,
+    EvidenceSpan,
+    Head,
+    Unit,
     body_flags,
     nearest_captions,
     question_terms,
     rank_features,
     score_sentences,
+    sigmoid,
     split_scope,
     summary_section,
 )
-from ...judge.types import Block, Unit
-from ...retrieval.types import Hit
-from ...text.question import analyse
-from ...text.tables import is_row, table_frames
-from ...text.terms import terms
+from ...retrieval import Hit
+from ...text import analyse, is_row, table_frames, terms
 from ..core import (
     NOT_FOUND,
     QUESTION_WORDS,
@@ -101,7 +102,7 @@ def calibrated(name: str, features: dict[str, float], fallback: float) -> float:
 
 def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block], dict[str, np.ndarray]]:
     """Score every body sentence of the papers for the question; return the candidates and their scores."""
-    from ...encode.embedding import get_embedder
+    from ...encode import get_embedder
 
     asked = analyse(question)
     blocks, neighbours, captions, positions, tables = [], [], [], [], []
@@ -198,7 +199,7 @@ def span_row(s: dict[str, np.ndarray], i: int, rank: int) -> dict[str, float]:
 
 def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outcome:
     """Read the papers sentence by sentence, deliver the best sentences, and answer through the answer layer."""
-    from ...encode.embedding import get_embedder
+    from ...encode import get_embedder
 
     question = plan.question
     ctx.log("reading", {"docids": [p.docid for p in papers]})  # the page's "reading N documents…" line

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...judge.localize import MAX_UNITS_PER_REQUEST, EvidenceSpan
-from ...judge.types import Unit
+from ...judge import MAX_UNITS_PER_REQUEST, EvidenceSpan, Unit
 from ..core import Plan, RunContext, unit_key
 from .fanout import localize_fanned_out
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Unit
-from ...retrieval.types import Hit
+from ...judge import EvidenceSpan, Unit
+from ...retrieval import Hit
 from ..core import Outcome, Plan, RunContext, compose_extractive, ctx_units, load_document_units, reader_of
 
 CANDIDATES = 10  # paragraphs read as pairs

@@ -6,11 +6,7 @@ from functools import cache
 
 import numpy as np
 
-from ...judge.features import zscore
-from ...judge.heads import Head
-from ...judge.localize import EvidenceSpan
-from ...judge.paper import CONFIDENCE_HEAD, paragraph_scores, pick_paragraphs
-from ...judge.types import Unit
+from ...judge import CONFIDENCE_HEAD, EvidenceSpan, Head, Unit, paragraph_scores, pick_paragraphs, zscore
 from ..core import SCOPED_PASSAGE_LIMIT, Outcome, Plan, RunContext, answer_from, load_document_units
 
 MIN_SECTIONS = 2  # a document whose paragraphs carry fewer section names is not read as a paper
@@ -57,7 +53,7 @@ def read_paper(
 
 def read_papers(ctx: RunContext, questions: list[str], papers: list[Unit]) -> list[EvidenceSpan]:
     """System 1 reads every paragraph of each paper for each question; record, deliver and return the picks."""
-    from ...encode.embedding import get_embedder
+    from ...encode import get_embedder
 
     ctx.log("reading", {"docids": [paper.docid for paper in papers]})
     embedder = get_embedder()

@@ -20,9 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...judge.localize import EvidenceSpan
-from ...judge.types import Unit
-from ...retrieval.types import Hit
+from ...judge import EvidenceSpan, Unit
+from ...retrieval import Hit
 from ..core import Outcome, Plan, RunContext, load_units
 from .general import answer_whole_papers, papers_to_read, scoped_papers_to_read
 from .localization import request_evidence

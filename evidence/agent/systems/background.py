@@ -17,9 +17,7 @@ from typing import Any
 from celery import current_task
 from django.conf import settings
 
-from ...judge.localize import Localization
-from ...judge.mining import Lead, mine_qa
-from ...judge.types import Judge, Unit
+from ...judge import Judge, Lead, Localization, Unit, mine_qa
 from ..core import JudgeSpec, UnitRef, load_units_by_ref, unit_ref
 from ..readers import GRACE_S, from_json, remote, to_json
 

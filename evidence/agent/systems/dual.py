@@ -5,10 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ...judge.mining import K_MINING, can_start_batch
-from ...judge.relevance import assess_relevance
-from ...judge.types import Unit
-from ...retrieval.types import Hit
+from ...judge import K_MINING, Unit, assess_relevance, can_start_batch
+from ...retrieval import Hit
 from ..core import (
     MAX_ROUNDS,
     SUPPORTED,

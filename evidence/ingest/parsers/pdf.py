@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pypdfium2 as pdfium
 
-from ...text.tables import Table, find_tables
+from ...text import Table, find_tables
 from ..builder import DocumentBuilder
 from ..textnorm import squash
 from ..types import IngestError, ParsedDocument

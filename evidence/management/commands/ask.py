@@ -7,7 +7,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...agent.research import SYSTEM_NAMES
+from ...agent import SYSTEM_NAMES
 from ...models import Collection
 from ...run_state import StoredAnswer, user_config
 from ...services import runs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...models import Evaluation, Run
-from ...services.replays import replay_run
+from ...services import replay_run
 
 
 class Command(BaseCommand):

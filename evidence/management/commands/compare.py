@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...eval.paired import compare_items, format_report
+from ...eval import compare_items, format_report
 from ...models import Evaluation
 
 

@@ -9,12 +9,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from ...agent.research import SYSTEM_NAMES
-from ...eval.kinds import KINDS, BenchmarkFilesMissing, benchmark_named
-from ...eval.settings import AnswerJudge, EvaluationSettings
-from ...retrieval.searchers import SEARCHERS
-from ...services import evaluations
-from ...services.evaluation_runner import evaluate
+from ...agent import SYSTEM_NAMES
+from ...eval import KINDS, AnswerJudge, BenchmarkFilesMissing, EvaluationSettings, benchmark_named
+from ...retrieval import SEARCHERS
+from ...services import evaluate, evaluations
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 

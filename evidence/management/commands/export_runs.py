@@ -7,8 +7,17 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...eval.run_export import browsecomp_for, export_ids, qasper_row, run_ranking
-from ...eval.run_formats import browsecomp_filename, qasper_predictions, trec_run, trec_scores_replaced, trec_scores_tsv
+from ...eval import (
+    browsecomp_filename,
+    browsecomp_for,
+    export_ids,
+    qasper_predictions,
+    qasper_row,
+    run_ranking,
+    trec_run,
+    trec_scores_replaced,
+    trec_scores_tsv,
+)
 from ...models import Evaluation
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from ...encode.embedding import available_cores
+from ...encode import available_cores
 from ...ingest import jobs
 from ...models import Collection, IngestFile, IngestJob
 from ...tasks import enqueue_preparation

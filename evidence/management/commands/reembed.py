@@ -8,7 +8,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from ...ingest.reembed import reembed_collection, stale_collections
+from ...ingest import reembed_collection, stale_collections
 from ...models import Collection, Passage
 
 
