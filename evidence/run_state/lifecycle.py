@@ -1,7 +1,7 @@
 """The one writer of a run's life: its status, its heartbeat, and the one `finished` event that ends its stream.
 
 Every place that starts, beats, cancels or ends a run calls in here (the runs service, the reaper, the research
-loop's recorder); `tests/foundation/test_architecture.py` fails if another module writes `Run.status` or the
+loop's recorder); `tests/foundation/test_one_writer.py` fails if another module writes `Run.status` or the
 heartbeat. An end is conditional (from the statuses the caller expects), so the first end wins and is announced
 once.
 """

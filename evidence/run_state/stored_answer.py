@@ -3,7 +3,7 @@
 The recorder writes `Answer.as_dict()` (agent/core/answering.py) into `run.answer`; every other module reads it
 through `StoredAnswer.of(run)`: the outcome (a short answer shown, withheld, not found, or none yet), the short
 answer, its confidence, the explanation and the short answer's place in it, the document ranking and the reader's
-signals. `tests/foundation/test_architecture.py` fails on a raw `run.answer[...]` or `run.answer.get(...)` elsewhere.
+signals. `tests/foundation/test_one_writer.py` fails on a raw `run.answer[...]` or `run.answer.get(...)` elsewhere.
 """
 
 from __future__ import annotations
