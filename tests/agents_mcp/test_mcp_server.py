@@ -181,6 +181,7 @@ def test_over_http_a_missing_or_unknown_key_is_a_401_before_any_tool_runs(server
         assert "API key" in response.json()["detail"]
 
 
+@pytest.mark.slow  # a manage.py subprocess: ~11 s
 def test_over_stdio_manage_py_mcp_researches_for_the_key_in_its_environment(library, keys, celery_worker):
     alice, mallory = keys
     results = asyncio.run(session_calls(stdio_client(alice), plan_for(library)))

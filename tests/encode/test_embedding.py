@@ -229,6 +229,7 @@ def test_it_builds_the_int8_model_once_and_checks_its_recorded_hash(
         embedding.built_model_path(embedding.MODEL_ID)
 
 
+@pytest.mark.slow  # builds the real model's graph again: ~10 s
 def test_a_model_built_from_an_older_graph_revision_is_built_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

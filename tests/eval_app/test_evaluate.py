@@ -140,6 +140,7 @@ def test_an_answer_judge_reports_accuracy_and_agreement_and_replays_without_a_se
     assert replayed["judged_accuracy"] == 1.0 and replayed["judge_agreement"] == judged["judge_agreement"]
 
 
+@pytest.mark.slow  # the real SciFact data through the real model: ~18 s
 def test_it_evaluates_scifact_with_ranking_and_rationale_metrics(capsys, shared_data, tmp_path):
     corpus_lines = (shared_data / "scifact" / "corpus.jsonl").read_text().splitlines()
     claims = json.loads((shared_data / "scifact" / "claims_train.json").read_text())

@@ -43,6 +43,7 @@ def fetch(app, path, **headers):
         stop()
 
 
+@pytest.mark.slow  # collects and compresses every static file: ~24 s
 def test_collected_files_are_sent_compressed_with_validators_and_a_lifetime(collected):
     assert (collected / "evidence" / "app.js.gz").is_file(), "collectstatic wrote the compressed copy"
     app = serve_static(not_static)

@@ -211,6 +211,7 @@ def test_an_imported_librarys_metadata_wins_over_what_was_parsed() -> None:
     assert title == "PaperMage"
 
 
+@pytest.mark.slow  # real PDFs parsed whole: ~12 s on 2 cores
 def test_real_pdfs_get_their_titles_authors_and_years() -> None:
     """The 22 real PDFs of ../shared/data against the truth in tests/ingest/real_bylines.py."""
     require(DATA)

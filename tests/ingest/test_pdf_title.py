@@ -92,6 +92,7 @@ def test_a_title_may_name_an_institution_in_its_own_type() -> None:
     )
 
 
+@pytest.mark.slow  # real PDFs parsed whole: ~12 s on 2 cores
 def test_real_papers_from_several_publishers_get_their_printed_titles() -> None:
     """The 22 real PDFs of ../shared/data (ACL, NAACL, BMC, Hindawi, Springer, JSS, OSDI, Word exports...)."""
     require(DATA)

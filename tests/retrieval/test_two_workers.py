@@ -50,6 +50,7 @@ def searched_docids(run: Run) -> set[str]:
     return {row[0] for search in run.searches.all() for row in search.ranking}
 
 
+@pytest.mark.slow  # two worker processes: ~11 s
 def test_two_workers_share_one_index_through_postgres(collection, tmp_path, monkeypatch):
     import scripts.run
 
