@@ -4,8 +4,10 @@ Usage (evaluations made with `manage.py evaluate papers`, through the product pa
 
     .venv/bin/python bench/answers/report.py dev2=EVAL:../shared/data/realqa/dev2.json dev=EVAL own=EVAL
 
-Part A of dev2 checked the answer layer's choices (its calibration and thresholds were fitted on it, out of fold);
-part B (every second paper by name, bench/answers/data.py) was never used for any choice. One JSON line per set.
+`shown_right_by_kind`: right shown answers of each gold type (number, named, table, purpose, yes_no). dev3
+(bench/data/dev3.json) is held out whole. Part A of dev2 checked the answer layer's choices (its calibration and
+thresholds were fitted on it, out of fold); part B (every second paper by name, bench/answers/data.py) was never
+used for any choice. One JSON line per set.
 `in_reader_input`: of the answerable questions read by the whole-paper reader, the share whose gold sentence was
 among the sentences the reader model was given (the stored evidence rows, best first, cut to the reader's word
 budget as reading.sentences_within cuts them); `whole_paper_read` says how many that was.
@@ -60,6 +62,7 @@ def main() -> None:
         papers = paper_of(list(golds.values())) if questions else {}
         evaluation = Evaluation.objects.get(pk=int(evaluation_id))
         parts: dict[str, list] = {}
+        kinds: dict[str, dict[str, list[bool]]] = {}  # part -> gold type -> shown right, per answerable question
         inputs: dict[str, list[bool]] = {}
         for item in evaluation.items.select_related("run__collection").order_by("pk"):
             part = name
@@ -67,6 +70,10 @@ def main() -> None:
                 part = "dev2B" if papers[item.qid] in HELD_OUT else "dev2A"
             parts.setdefault(part, []).append(score_from_dict(item.metrics))
             parts.setdefault(f"{name} (all)", []).append(score_from_dict(item.metrics))
+            kind = golds.get(item.qid, {}).get("type", "")
+            if kind and kind != "unanswerable":
+                for key in (part, f"{name} (all)"):
+                    kinds.setdefault(key, {}).setdefault(kind, []).append(bool(item.metrics.get("answer_strict")))
             seen = in_reader_input(item, golds[item.qid]) if item.qid in golds and item.run else None
             if seen is not None:
                 inputs.setdefault(part, []).append(seen)
@@ -79,7 +86,9 @@ def main() -> None:
             keep = ("questions", "answerable", "evidence_hit", "answer_accuracy", "answer_strict", "candidate_strict",
                     "withheld", "confident_wrong", "auroc", "ece", "abstain_correct", "false_abstain",
                     "whole_paper_read", "in_reader_input")  # fmt: skip
-            print(json.dumps({"set": part, "evaluation": evaluation.pk, **{k: summary.get(k) for k in keep}}))
+            by_kind = {k: f"{sum(v)}/{len(v)}" for k, v in sorted(kinds.get(part, {}).items())}
+            print(json.dumps({"set": part, "evaluation": evaluation.pk, **{k: summary.get(k) for k in keep},
+                              "shown_right_by_kind": by_kind}))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -114,3 +114,37 @@ def without_placeholders(sentence: str, start: int, end: int) -> tuple[int, int]
     while tail > last.start() + 1 and text[tail - 1] in ",;:([":
         tail -= 1
     return start + words[0].start(), start + tail
+
+
+_WORD = re.compile(r"[\w%.\-/]+", re.UNICODE)
+_LEADS = {"because", "since", "as", "so", "that", "to", "it", "they", "in", "order"}  # a clause's lead the model adds
+MIN_RUN_WORDS = 3
+MIN_RUN_SHARE = 0.6
+
+
+def anchor_run(answer: str, sentences: Sequence[str], named: int | None = None) -> Anchor | None:
+    """For a clause the model put in its own words at the edges ("because the counters would overflow"): the
+    longest run of its words that a sentence writes in that order, when the run holds at least 3 words and most
+    of the answer's (the model's added lead words not counted). Never shorter: a word or two proves nothing."""
+    words = [w.lower() for w in _WORD.findall(answer)]
+    while words and words[0] in _LEADS:
+        words = words[1:]
+    if len(words) < MIN_RUN_WORDS:
+        return None
+    order = ([named] if named is not None and 0 <= named < len(sentences) else []) + [
+        i for i in range(len(sentences)) if i != named
+    ]
+    best: tuple[int, int, int, int] | None = None  # (length, sentence, start, end)
+    for index in order:
+        spans = [(m.group().lower(), m.start(), m.end()) for m in _WORD.finditer(sentences[index])]
+        for i in range(len(spans)):
+            for j in range(len(words)):
+                k = 0
+                while i + k < len(spans) and j + k < len(words) and spans[i + k][0] == words[j + k]:
+                    k += 1
+                if k and (best is None or k > best[0]):
+                    best = (k, index, spans[i][1], spans[i + k - 1][2])
+    if best is None or best[0] < MIN_RUN_WORDS or best[0] < MIN_RUN_SHARE * len(words):
+        return None
+    _, index, start, end = best
+    return Anchor(index, start, end)

@@ -62,3 +62,14 @@ def test_a_percentage_anchors_on_a_table_rows_bare_number_and_only_there():
     assert found is not None and rows[1][found.start : found.end] == "97.9"
     prose = ["Of the outpatients, 97.9 said they were treated with respect in the survey."]
     assert anchor("97.9%", prose) is None  # in prose the unit must be printed
+
+
+def test_a_clause_worded_at_its_edges_is_anchored_by_its_longest_run_and_a_short_run_is_not():
+    from evidence.reader.anchor import anchor_run
+
+    sentence = "This is important for the measurement of reaction time, since the dominant hand reacts faster."
+    found = anchor_run("because it is important for the measurement of reaction time", [sentence])
+    assert found is not None
+    assert sentence[found.start : found.end] == "is important for the measurement of reaction time"
+    assert anchor_run("for measuring the reaction time", [sentence]) is None  # 2 words in a row: proves nothing
+    assert anchor_run("Chubby", [sentence]) is None

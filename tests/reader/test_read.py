@@ -146,3 +146,50 @@ def test_not_stated_over_weak_evidence_is_not_found():
     result = reading.judge_reply("How many GPUs?", weak, read_reply("not stated", 3), completion("not stated"),
                                  EXTRACTIVE, True, None, 1.0)  # fmt: skip
     assert not result.found
+
+
+def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement_recorded(monkeypatch):
+    asked = []
+
+    class Backend:
+        def complete(self, system, user, max_tokens, timeout_s):
+            asked.append(user)
+            return completion("Chubby" if len(asked) == 1 else "Chubby lock service")
+
+    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    short = reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short
+    assert short.text == "Chubby" and len(asked) == 2
+    # The second prompt holds the cited sentence alone.
+    assert "[1] The MapReduce library relies" in asked[1] and "[2]" not in asked[1]
+    assert short.signals["second_read"] == 1.0 and 0 < short.signals["second_agrees"] < 1  # "Chubby" in 3 words
+
+
+def test_no_second_reading_when_the_answer_is_not_in_the_evidence(monkeypatch):
+    asked = []
+
+    class Backend:
+        def complete(self, system, user, max_tokens, timeout_s):
+            asked.append(user)
+            return completion("ZooKeeper")
+
+    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    short = reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short
+    assert len(asked) == 1 and not short.shown and short.signals["second_read"] == 0.0
+
+
+def test_a_yes_no_verdict_rests_on_the_sentence_that_shares_the_question_terms():
+    text = "no"  # the model names no sentence
+    short = reading.judge_reply("Does the scheduler utilize a central lock?", SENTENCES, read_reply(text, 3),
+                                completion(text, -0.01), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+    assert short.text == "No" and short.sentence == 1
+    second = completion("yes")  # read alone, the model says "yes" to "does not utilize": the sentence turns it to no
+    row = reading.second_signals(second, "no", 3, polar=True, question="Does the scheduler utilize a central lock?",
+                                 sentence=SENTENCES[1].text)  # fmt: skip
+    assert row["second_agrees"] == 1.0
+
+
+def test_the_question_kind_and_a_hedged_sentence_are_confidence_inputs():
+    assert reading.kind_signals("yes_no")["q_yes_no"] == 1.0
+    assert reading.kind_signals("count")["q_number"] == 1.0 and reading.kind_signals("purpose")["q_purpose"] == 1.0
+    assert reading.hedged("These results suggest that the effect may be small.")
+    assert not reading.hedged("The effect was small.")
