@@ -149,6 +149,7 @@ def test_not_stated_over_weak_evidence_is_not_found():
 
 
 def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement_recorded(monkeypatch):
+    monkeypatch.setattr(reading, "SECOND_READING", True)
     asked = []
 
     class Backend:
@@ -165,6 +166,7 @@ def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement
 
 
 def test_no_second_reading_when_the_answer_is_not_in_the_evidence(monkeypatch):
+    monkeypatch.setattr(reading, "SECOND_READING", True)
     asked = []
 
     class Backend:
@@ -193,3 +195,16 @@ def test_the_question_kind_and_a_hedged_sentence_are_confidence_inputs():
     assert reading.kind_signals("count")["q_number"] == 1.0 and reading.kind_signals("purpose")["q_purpose"] == 1.0
     assert reading.hedged("These results suggest that the effect may be small.")
     assert not reading.hedged("The effect was small.")
+
+
+def test_by_default_the_model_reads_once(monkeypatch):
+    asked = []
+
+    class Backend:
+        def complete(self, system, user, max_tokens, timeout_s):
+            asked.append(user)
+            return completion("Chubby")
+
+    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    assert reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short.shown
+    assert len(asked) == 1
