@@ -148,16 +148,22 @@ def test_not_stated_over_weak_evidence_is_not_found():
     assert not result.found
 
 
+class Scripted:
+    """A backend that replies from a script, one reply a prompt (the last one repeated), and keeps the prompts."""
+
+    def __init__(self, *replies: str) -> None:
+        self.replies, self.asked = list(replies), []
+
+    def complete(self, system, user, max_tokens, timeout_s):
+        self.asked.append(user)
+        return completion(self.replies[min(len(self.asked), len(self.replies)) - 1])
+
+
 def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement_recorded(monkeypatch):
     monkeypatch.setattr(reading, "SECOND_READING", True)
-    asked = []
-
-    class Backend:
-        def complete(self, system, user, max_tokens, timeout_s):
-            asked.append(user)
-            return completion("Chubby" if len(asked) == 1 else "Chubby lock service")
-
-    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    backend = Scripted("Chubby", "Chubby lock service")
+    asked = backend.asked
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
     short = reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short
     assert short.text == "Chubby" and len(asked) == 2
     # The second prompt holds the cited sentence alone.
@@ -167,14 +173,9 @@ def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement
 
 def test_no_second_reading_when_the_answer_is_not_in_the_evidence(monkeypatch):
     monkeypatch.setattr(reading, "SECOND_READING", True)
-    asked = []
-
-    class Backend:
-        def complete(self, system, user, max_tokens, timeout_s):
-            asked.append(user)
-            return completion("ZooKeeper")
-
-    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    backend = Scripted("ZooKeeper")
+    asked = backend.asked
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
     short = reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short
     assert len(asked) == 1 and not short.shown and short.signals["second_read"] == 0.0
 
@@ -198,13 +199,8 @@ def test_the_question_kind_and_a_hedged_sentence_are_confidence_inputs():
 
 
 def test_by_default_the_model_reads_once(monkeypatch):
-    asked = []
-
-    class Backend:
-        def complete(self, system, user, max_tokens, timeout_s):
-            asked.append(user)
-            return completion("Chubby")
-
-    monkeypatch.setattr(reading.runtime, "backend", lambda: Backend())
+    backend = Scripted("Chubby")
+    asked = backend.asked
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
     assert reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short.shown
     assert len(asked) == 1
