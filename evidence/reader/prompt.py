@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text import labelled_row, split_frame
+
 INSTRUCTION = (
     "You answer questions about research papers from the numbered sentences given, and from nothing else. "
     "Reply with only the shortest exact answer, copied from one sentence: a number with its unit, a name, or a "
@@ -56,10 +58,22 @@ def user_message(question: str, evidence: Sequence[Evidence]) -> str:
         if short and short != title:
             lines.append(f"Paper: {short}")
             title = short
-        table = f" (table: {' '.join(item.table.split())})" if item.table else ""
-        lines.append(f"[{number}] {' '.join(item.text.split())}{table}")
+        lines.append(f"[{number}] {evidence_line(item)}")
     lines.append(f"Question: {' '.join(question.split())}")
     return "\n".join(lines)
+
+
+def evidence_line(item: Evidence) -> str:
+    """One sentence as the model reads it: a table row with each cell named by its column when the header pairs
+    up with its cells (then only the caption beside it), else the row with its table's caption and header."""
+    text = " ".join(item.text.split())
+    if not item.table:
+        return text
+    caption, header = split_frame(item.table)
+    labelled = labelled_row(text, header) if header else ""
+    frame = caption if labelled else item.table
+    note = f" (table: {' '.join(frame.split())})" if frame else ""
+    return f"{labelled or text}{note}"
 
 
 def system_message() -> str:

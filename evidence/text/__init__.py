@@ -12,14 +12,18 @@ from .terms import terms as terms
 # The room's face: the names other rooms import from it (never from one of its modules: tested), each with the
 # module that holds it, and the modules they import by name.
 FACE = {
+    "HEADER_MARK": "tables",
     "Plan": "question_plan",
     "QUESTION_WORDS": "question_plan",
     "Table": "tables",
     "analyse": "question",
+    "column_headers": "tables",
     "find_tables": "tables",
     "is_row": "tables",
+    "labelled_row": "tables",
     "make_plan": "question_plan",
     "refine_query": "question_plan",
+    "split_frame": "tables",
     "split_sentences": "sentence_spans",
     "table_frames": "tables",
 }

@@ -7,6 +7,7 @@ Yes (%) No (%) Respondents") and caption to know what the numbers are. Pure func
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -124,3 +125,87 @@ def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
             frame = (caption, header)
         out[i] = frame
     return out
+
+
+# ------------------------------------------------------------------ a row's cells named by their columns
+# A reader given "pubmed runtime (hours) .28 .43 ... 15.12" and a header has to count columns to find the cell a
+# question names; the same row written as "pubmed runtime (hours): 10k = .28; 20k = .43; ...; 1m = 15.12" names each
+# cell. Only when the header splits into exactly as many columns as the row has cells (the row's label column
+# optional): a header whose columns cannot be told apart is left as it is.
+
+HEADER_MARK = "columns: "  # how a row's frame (reading the table's caption and header) names the header
+_KEY = re.compile(r"^(?:\d+(?:\.\d+)?[kKmM]?|\d{4})$")
+
+
+def row_cells(text: str) -> tuple[str, list[str]]:
+    """A row's label (its words before the trailing run of cells) and those cells."""
+    words = text.split()
+    first = len(words)
+    while first > 0 and (CELL.match(words[first - 1]) or words[first - 1] in EMPTY_CELLS):
+        first -= 1
+    return " ".join(words[:first]), words[first:]
+
+
+def header_columns(header: str) -> list[str]:
+    """A header's column names: its words, with a bracketed unit or a lone % joined to the word before it
+    ("Yes (%)")."""
+    columns: list[str] = []
+    for word in header.split():
+        if columns and (word.startswith("(") or word in {"%", "(%)"}):
+            columns[-1] = f"{columns[-1]} {word}"
+        else:
+            columns.append(word)
+    return columns
+
+
+def labelled_row(text: str, header: str) -> str:
+    """The row with each cell named by its column ("Treated with respect: Yes (%) = 97.9; No (%) = 2.1;
+    Respondents = 97"), or "" when the header's columns and the row's cells do not pair up one to one."""
+    label, values = row_cells(text)
+    columns = header_columns(header)
+    if len(values) < ROW_CELLS or not label or " ".join(text.split()) == " ".join(header.split()):
+        return ""
+    if len(columns) == len(values) + 1:
+        columns = columns[1:]  # the first column names the row labels
+    if len(columns) != len(values):
+        return ""
+    return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in zip(columns, values, strict=True))
+
+
+def key_row(text: str) -> bool:
+    """Whether a row names the table's columns rather than holding values: a label without digits and cells that
+    are distinct, rising keys ("dataset 10k 20k 50k 1m", "computers 1 2 5 10")."""
+    label, values = row_cells(text)
+    if len(values) < ROW_CELLS or not label or any(ch.isdigit() for ch in label):
+        return False
+    if not all(_KEY.match(v) for v in values):
+        return False
+    scale = {"k": 1e3, "m": 1e6}
+    numbers = [float(v.rstrip("kKmM")) * scale.get(v[-1].lower(), 1.0) for v in values]
+    return all(b > a for a, b in itertools.pairwise(numbers))
+
+
+def column_headers(texts: Sequence[str]) -> list[str]:
+    """Per sentence in text order, the header its cells are named by: the table's header above its first row
+    (as `table_frames` finds it), else the nearest key row above it in the same table (`key_row`); "" for a
+    sentence that is no row."""
+    frames = table_frames(texts)
+    out = [""] * len(texts)
+    keys = ""
+    for i, text in enumerate(texts):
+        if not is_row(text):
+            if not (i + 1 < len(texts) and i >= 1 and is_row(texts[i - 1]) and is_row(texts[i + 1])):
+                keys = ""  # the table ended (one line between two rows stays inside it)
+            continue
+        if key_row(text):
+            keys = text
+        out[i] = frames[i][1] or keys
+    return out
+
+
+def split_frame(frame: str) -> tuple[str, str]:
+    """A row's frame ("Table 1 ...; columns: Item Yes (%) No (%)") split into its caption and its header."""
+    at = frame.rfind(HEADER_MARK)
+    if at < 0:
+        return frame.strip(), ""
+    return frame[:at].strip().rstrip(";").strip(), frame[at + len(HEADER_MARK) :].strip()

@@ -53,3 +53,15 @@ def test_a_table_row_is_shown_with_its_caption_and_header():
         "[1] Treated with respect 97.9 2.1 97 (table: Table 1 Patient-provider relationship; columns: Item)",
         "[2] Patients were interviewed.",
     ]
+
+
+def test_a_row_whose_header_pairs_up_with_its_cells_is_shown_with_each_cell_named():
+    frame = "Table 1 Patient-provider relationship; columns: Item Yes (%) No (%) Respondents"
+    row = Evidence("Treated with respect 97.9 2.1 97", "", frame)
+    message = user_message("What share were treated with respect?", [row])
+    assert message.splitlines()[0] == (
+        "[1] Treated with respect: Yes (%) = 97.9; No (%) = 2.1; Respondents = 97 "
+        "(table: Table 1 Patient-provider relationship)"
+    )
+    keys = Evidence("pubmed runtime (hours) .28 .43 15.12", "", "columns: dataset 10k 20k 1m")  # a key row, no caption
+    assert user_message("q?", [keys]).splitlines()[0] == "[1] pubmed runtime (hours): 10k = .28; 20k = .43; 1m = 15.12"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.text.tables import find_tables, is_row, table_frames
+from evidence.text.tables import column_headers, find_tables, is_row, key_row, labelled_row, split_frame, table_frames
 
 PAGE = [
     "the staff are indeed aware of these problems and open",
@@ -52,3 +52,46 @@ def test_each_row_reads_its_tables_caption_and_header_across_a_wrapped_label():
     assert set(frames[2:4] + frames[5:]) == {(PAGE[1], PAGE[2])}
     assert frames[4] == ("", "")  # "Opportunity to ask": a wrapped label, no row
     assert table_frames(["We measured it.", "A 1.0 2.0", "B 3.0 4.0"])[1:] == [("", ""), ("", "")]  # a sentence
+
+
+def test_a_rows_cells_are_named_by_a_header_that_pairs_up_with_them():
+    header = "Item Yes (%) No (%) Respondents"  # the label column, then a bracketed unit joined to its column
+    assert labelled_row("Treated with respect 97.9 2.1 97", header) == (
+        "Treated with respect: Yes (%) = 97.9; No (%) = 2.1; Respondents = 97"
+    )
+    assert labelled_row("BK 0.431 -0.343", "Degree Closeness") == "BK: Degree = 0.431; Closeness = -0.343"
+    # Seven header words for a label and four cells: which words make a column cannot be told, so nothing is named.
+    header = "Dataset Type Order Size Avg Degree Max Degree"
+    assert labelled_row("Google+ (GP) undirected 23628 39242 3.3217 2771", header) == ""
+    assert labelled_row("Privacy given 99 1 97", "") == ""
+    assert labelled_row("Item 1 2", "Item 1 2") == ""  # the header itself
+
+
+def test_a_key_row_names_the_columns_of_the_rows_below_it():
+    assert key_row("dataset 10k 20k 50k 100k 200k 500k 1m")
+    assert key_row("computers 1 2 5 10 20 41")
+    assert not key_row("pubmed runtime (hours) .28 .43 1.03")  # decimals are values
+    assert not key_row("news runtime 24.40 11.45 4.70")  # falling
+    assert not key_row("Block 1 - - - A")
+    texts = [
+        "dataset 10k 20k 1m",
+        "pubmed runtime (hours) .28 .43 15.12",
+        "computers 1 2 5",
+        "runtime (hours) 3.2 4.2 4.1",
+        "Table 2: Runtime for multi machine execution.",
+        "Item Yes (%) No (%)",
+        "Privacy given 99 1",
+        "Told 88.7 11.3",
+        "Asked 62.8 37.2",
+    ]
+    headers = column_headers(texts)
+    assert headers[:4] == ["dataset 10k 20k 1m", "dataset 10k 20k 1m", "computers 1 2 5", "computers 1 2 5"]
+    assert headers[4:6] == ["", ""]  # no rows
+    assert headers[6:] == ["Item Yes (%) No (%)"] * 3  # the header above the table
+    assert labelled_row(texts[1], headers[1]) == "pubmed runtime (hours): 10k = .28; 20k = .43; 1m = 15.12"
+
+
+def test_a_frame_splits_into_its_caption_and_its_header():
+    assert split_frame("Table 1 Overview; columns: Item Yes (%)") == ("Table 1 Overview", "Item Yes (%)")
+    assert split_frame("columns: Item Yes") == ("", "Item Yes")
+    assert split_frame("Table 4.") == ("Table 4.", "")

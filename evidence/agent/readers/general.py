@@ -37,7 +37,7 @@ from ...judge import (
     summary_section,
 )
 from ...retrieval import Hit
-from ...text import analyse, is_row, table_frames, terms
+from ...text import HEADER_MARK, analyse, column_headers, is_row, table_frames, terms
 from ..core import (
     NOT_FOUND,
     QUESTION_WORDS,
@@ -110,6 +110,7 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
         junk = body_flags(list(paper.blocks), paper.title)
         above = nearest_captions([b.text for b in paper.blocks])
         frames = table_frames([b.text for b in paper.blocks])
+        headers = column_headers([b.text for b in paper.blocks])
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
@@ -121,7 +122,8 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
                 neighbours.append(f"{table} {block.text}" if table else " ".join(b.text for b in paper.blocks[lo:hi]))
                 captions.append(f"{caption} {header}")
                 positions.append(i / max(len(paper.blocks) - 1, 1))
-                tables.append(table)
+                # The reader names a row's cells by the header, or by the key row above it ("dataset 10k 20k ...").
+                tables.append(table_of(block.text, caption, headers[i]))
     if not blocks:
         return [], {}
     focus, _scope = split_scope(question)
@@ -169,7 +171,7 @@ def table_of(text: str, caption: str, header: str) -> str:
     if not is_row(text):
         return ""
     short = " ".join(caption.split()[:TABLE_CAPTION_WORDS])
-    parts = [short, f"columns: {header}" if header else ""]
+    parts = [short, f"{HEADER_MARK}{header}" if header else ""]
     return "; ".join(part for part in parts if part)
 
 
