@@ -18,7 +18,7 @@ from ..retrieval import index_store
 from ..run_state import StoredAnswer
 from .metrics import f1_at_k, ndcg_at_k, prf_from_counts, recall_at_k
 from .metrics_hotpot import gold_supporting_facts, hotpot_question_scores, hotpot_summary
-from .metrics_qasper import qasper_question_scores, qasper_summary, reference_from_answer
+from .metrics_qasper import qasper_prediction, qasper_question_scores, qasper_summary, reference_from_answer
 from .metrics_scifact import claim_rationale_counts
 
 
@@ -226,7 +226,8 @@ class Qasper:
         return " OR ".join(answers)
 
     def score(self, question: EvalQuestion, run: Run) -> dict[str, Any]:
-        answer = StoredAnswer.of(run).exact_answer
+        stored = StoredAnswer.of(run)
+        answer = qasper_prediction(stored.outcome, stored.short_answer)
         paragraphs = evidence_paragraphs(cited_spans(run))
         scores = qasper_question_scores(answer, paragraphs, question.gold["references"])
         return {**scores, "relevant": list(question.scope)}

@@ -27,6 +27,14 @@ class Reference(TypedDict):
     type: str
 
 
+def qasper_prediction(outcome: str, short_answer: str) -> str:
+    """The answer a run gives QASPER's scorer: its shown short answer; "Unanswerable" (QASPER's own word) when the
+    run ended Not found; "" when no short answer was shown (the page's "No short answer found" is no answer)."""
+    if outcome == "not_found":
+        return "Unanswerable"
+    return short_answer if outcome == "short_answer" else ""
+
+
 def token_f1_score(prediction: str, reference: str) -> float:
     """Return SQuAD token F1 between two answer strings."""
     return token_prf(prediction, reference).f1

@@ -10,6 +10,7 @@ from typing import Any
 from ..models import Document, Run
 from ..run_state import StoredAnswer
 from .benchmarks import cited_spans, evidence_paragraphs, ranking_of
+from .metrics_qasper import qasper_prediction
 from .run_formats import NUMERIC, browsecomp_run, renumber_citations
 
 # The tool calls a run's events record, in the order they happened (the answer is the last result item).
@@ -29,7 +30,8 @@ def run_ranking(run: Run) -> list[tuple[str, float]]:
 
 def qasper_row(run: Run, qid: str) -> tuple[str, str, list[str]]:
     """Return (qid, predicted answer, predicted evidence paragraphs) exactly as Qasper.score reads the run."""
-    return qid, StoredAnswer.of(run).exact_answer, evidence_paragraphs(cited_spans(run))
+    stored = StoredAnswer.of(run)
+    return qid, qasper_prediction(stored.outcome, stored.short_answer), evidence_paragraphs(cited_spans(run))
 
 
 # ------------------------------------------------------------------ BrowseComp-Plus

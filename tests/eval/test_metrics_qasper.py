@@ -125,3 +125,12 @@ def test_summary_averages_and_splits_by_type() -> None:
     assert summary["answer_f1_by_type"] == {"extractive": 0.75, "abstractive": 0.0, "boolean": 0.0, "none": 0.0}
     assert summary["missing"] == 1 and summary["questions"] == 4
     assert qasper_summary([])["answer_f1"] == 0.0
+
+
+def test_a_run_gives_qasper_its_shown_short_answer_unanswerable_when_not_found_and_nothing_when_withheld():
+    from evidence.eval.metrics_qasper import qasper_prediction
+
+    assert qasper_prediction("short_answer", "BLEU") == "BLEU"
+    assert qasper_prediction("not_found", "") == "Unanswerable"  # scored against QASPER's "Unanswerable"
+    assert qasper_prediction("no_short_answer", "") == ""  # the page's "No short answer found" is not an answer
+    assert qasper_prediction("none", "") == ""
