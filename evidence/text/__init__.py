@@ -22,6 +22,7 @@ FACE = {
     "is_row": "tables",
     "labelled_row": "tables",
     "make_plan": "question_plan",
+    "missing_names": "question",
     "refine_query": "question_plan",
     "split_frame": "tables",
     "split_sentences": "sentence_spans",

@@ -174,3 +174,32 @@ def analyse(question: str) -> Question:
         numbers=frozenset(m.group().lower().replace(",", "") for m in _NUMBER.finditer(question)),
         wants_year=kind == "year",
     )
+
+
+# A distinctive name in a question: an acronym or a mixed-case word ("MAVEN", "SciFact", "LiveJournal",
+# "BiLSTM-CRF"), or letters with digits ("ACE2005", "GPT-2"). A plain capitalised word ("Caribbean") is not one: its
+# spelling varies too much to say a text lacks it.
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-./]*[A-Za-z0-9+]")
+_DISTINCTIVE = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]|[A-Za-z].*\d|\d.*[A-Za-z]")
+_UNIT_OR_NUMBER = re.compile(r"^\d+(?:\.\d+)?(?:[a-z]{1,3}|%)?$")
+
+
+def distinctive_names(question: str) -> list[str]:
+    """The question's distinctive names (acronyms, mixed case, letters with digits), in order, each once."""
+    names = [
+        token
+        for token in _TOKEN.findall(question)
+        if len(token) >= 3 and _DISTINCTIVE.search(token) and not _UNIT_OR_NUMBER.match(token)
+    ]
+    return list(dict.fromkeys(names))
+
+
+def _alnum(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def missing_names(question: str, text: str) -> list[str]:
+    """The question's distinctive names that the text never writes (case, spaces, hyphens and dots ignored): what
+    it asks about is not in the text ("the MAVEN dataset" asked of a paper evaluated on ACE2005 only)."""
+    folded = _alnum(text)
+    return [name for name in distinctive_names(question) if _alnum(name) not in folded]

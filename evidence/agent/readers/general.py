@@ -37,7 +37,7 @@ from ...judge import (
     summary_section,
 )
 from ...retrieval import Hit
-from ...text import HEADER_MARK, analyse, column_headers, is_row, table_frames, terms
+from ...text import HEADER_MARK, analyse, column_headers, is_row, missing_names, table_frames, terms
 from ..core import (
     NOT_FOUND,
     QUESTION_WORDS,
@@ -250,5 +250,11 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
         for i, sentence in top
     ]  # fmt: skip
     signals = {"reader": "whole", "evidence": evidence_rows}
-    answer = compose(spans, short, CITED, found=reading.found, signals=signals)
+    # A name the question asks about (a dataset, a model: "MAVEN") that the papers read never write: without a
+    # confident answer, the collection does not answer it (Not found, not "No short answer").
+    missing = missing_names(question, context)
+    found = reading.found and (short.shown or not missing)
+    if missing:
+        signals["missing_names"] = missing
+    answer = compose(spans, short, CITED, found=found, signals=signals)
     return Outcome("answered", answer)

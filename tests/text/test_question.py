@@ -1,0 +1,18 @@
+"""What a question names: its distinctive names (acronyms, mixed case, letters with digits), and those a text lacks."""
+
+from __future__ import annotations
+
+from evidence.text.question import distinctive_names, missing_names
+
+
+def test_distinctive_names_are_acronyms_mixed_case_and_letters_with_digits():
+    question = "What F1 score does SemEAGAT achieve on the MAVEN and ACE2005 datasets with GPT-2 in the Caribbean?"
+    assert distinctive_names(question) == ["SemEAGAT", "MAVEN", "ACE2005", "GPT-2"]
+    assert distinctive_names("What zone size of 10m x 10m gave 3.9% in 2010?") == []  # units and numbers are not
+
+
+def test_a_name_is_missing_only_when_the_text_never_writes_it_in_any_spacing():
+    text = "SemEAGAT was evaluated on ACE 2005; the Bi-LSTM CRF tagger ..."
+    question = "What F1 does SemEAGAT get on MAVEN and ACE2005 with a BiLSTM-CRF?"
+    assert missing_names(question, text) == ["MAVEN"]
+    assert missing_names("Which dataset did the authors use?", text) == []
