@@ -134,7 +134,7 @@ def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
 # optional): a header whose columns cannot be told apart is left as it is.
 
 HEADER_MARK = "columns: "  # how a row's frame (reading the table's caption and header) names the header
-_KEY = re.compile(r"^(?:\d+(?:\.\d+)?[kKmM]?|\d{4})$")
+_KEY = re.compile(r"^\d+[kKmM]?$")
 
 
 def row_cells(text: str) -> tuple[str, list[str]]:
@@ -174,7 +174,7 @@ def labelled_row(text: str, header: str) -> str:
 
 def key_row(text: str) -> bool:
     """Whether a row names the table's columns rather than holding values: a label without digits and cells that
-    are distinct, rising keys ("dataset 10k 20k 50k 1m", "computers 1 2 5 10")."""
+    are rising whole numbers ("dataset 10k 20k 50k 1m", "computers 1 2 5 10")."""
     label, values = row_cells(text)
     if len(values) < ROW_CELLS or not label or any(ch.isdigit() for ch in label):
         return False
@@ -188,7 +188,7 @@ def key_row(text: str) -> bool:
 def column_headers(texts: Sequence[str]) -> list[str]:
     """Per sentence in text order, the header its cells are named by: the table's header above its first row
     (as `table_frames` finds it), else the nearest key row above it in the same table (`key_row`); "" for a
-    sentence that is no row."""
+    sentence that is no row. A key row counts only as its table's first row, or repeating that row's label."""
     frames = table_frames(texts)
     out = [""] * len(texts)
     keys = ""
@@ -197,8 +197,9 @@ def column_headers(texts: Sequence[str]) -> list[str]:
             if not (i + 1 < len(texts) and i >= 1 and is_row(texts[i - 1]) and is_row(texts[i + 1])):
                 keys = ""  # the table ended (one line between two rows stays inside it)
             continue
-        if key_row(text):
-            keys = text
+        first = i == 0 or not is_row(texts[i - 1])
+        if key_row(text) and (first or row_cells(text)[0] == row_cells(keys)[0]):
+            keys = text  # the table's first row, or one repeating its label ("computers ..." over each block)
         out[i] = frames[i][1] or keys
     return out
 

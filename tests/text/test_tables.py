@@ -71,11 +71,14 @@ def test_a_key_row_names_the_columns_of_the_rows_below_it():
     assert key_row("dataset 10k 20k 50k 100k 200k 500k 1m")
     assert key_row("computers 1 2 5 10 20 41")
     assert not key_row("pubmed runtime (hours) .28 .43 1.03")  # decimals are values
+    assert not key_row("initial # topics/word 12.2 17.0 26.8")
     assert not key_row("news runtime 24.40 11.45 4.70")  # falling
     assert not key_row("Block 1 - - - A")
     texts = [
         "dataset 10k 20k 1m",
         "pubmed runtime (hours) .28 .43 15.12",
+        "documents 5 10 20",  # rising whole numbers, but inside the table under another label: values
+        "Caption of the next table.",
         "computers 1 2 5",
         "runtime (hours) 3.2 4.2 4.1",
         "Table 2: Runtime for multi machine execution.",
@@ -85,9 +88,10 @@ def test_a_key_row_names_the_columns_of_the_rows_below_it():
         "Asked 62.8 37.2",
     ]
     headers = column_headers(texts)
-    assert headers[:4] == ["dataset 10k 20k 1m", "dataset 10k 20k 1m", "computers 1 2 5", "computers 1 2 5"]
-    assert headers[4:6] == ["", ""]  # no rows
-    assert headers[6:] == ["Item Yes (%) No (%)"] * 3  # the header above the table
+    assert headers[:3] == ["dataset 10k 20k 1m"] * 3
+    assert headers[4:6] == ["computers 1 2 5"] * 2
+    assert headers[3] == headers[6] == headers[7] == ""  # no rows
+    assert headers[8:] == ["Item Yes (%) No (%)"] * 3  # the header above the table
     assert labelled_row(texts[1], headers[1]) == "pubmed runtime (hours): 10k = .28; 20k = .43; 1m = 15.12"
 
 
