@@ -52,8 +52,9 @@ _NEGATION = re.compile(
 def question_kind(question: str) -> str:
     """Return what the question asks for: one of KINDS."""
     q = " ".join(question.split())
-    # "In the model with X, is FDI welfare improving ...?": the question proper follows a leading phrase.
-    lead = re.match(r"^\s*(?:in|for|on|under|at|with|according to|among|during)\b[^,?]{0,120},\s*(.+)$", q, re.I)
+    # "In the model with X, is FDI welfare improving ...?", "Unlike a global F test, does ...?": the question proper
+    # follows a leading phrase (one that is no question of its own: "What ..., is ..." is not a yes/no question).
+    lead = re.match(r"^\s*(?!(?:what|which|who|whom|whose|how|why|when|where)\b)[^,?]{0,120},\s*(.+)$", q, re.I)
     if lead and _BOOLEAN.match(lead.group(1)):
         q = lead.group(1)
     if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):

@@ -16,3 +16,12 @@ def test_a_name_is_missing_only_when_the_text_never_writes_it_in_any_spacing():
     question = "What F1 does SemEAGAT get on MAVEN and ACE2005 with a BiLSTM-CRF?"
     assert missing_names(question, text) == ["MAVEN"]
     assert missing_names("Which dataset did the authors use?", text) == []
+
+
+def test_a_yes_no_question_may_follow_a_leading_phrase_but_a_wh_question_stays_one():
+    from evidence.text.question import question_kind
+
+    assert question_kind("Unlike a global F test, does the max-t test tell which hypotheses are rejected?") == "yes_no"
+    assert question_kind("In the model with unions, is inward FDI welfare improving?") == "yes_no"
+    assert question_kind("What method, is it the one used?") != "yes_no"
+    assert question_kind("After training, how many epochs were run?") == "count"
