@@ -10,7 +10,8 @@ out-of-fold predictions, leave one paper out. Part B of dev2 (every second paper
 sets (bench/data/tables_*.json: all tables, so not a user's mix of questions) are only reported.
 
 The variant kept: the highest out-of-fold AUROC among those with out-of-fold ECE below 0.08 on the pool
-(`--variant prior+evidence+kind` since dev4 joined the pool).
+(`--variant prior+evidence+kind+clause` since dev4 joined the pool and a purpose question may be answered by its
+sentence's reason clause, evidence/reader/clause.py).
 
 - P(right) of an anchored answer: the showing threshold is the lowest whose out-of-fold confident-wrong share
   (answerable questions given a wrong shown answer) stays at most 4% (the target is 5%).
@@ -53,6 +54,9 @@ VARIANTS = {  # P(right) of an anchored answer, compared out of fold on the pool
     "prior+evidence": ["prior_logit", "polar", "conflict", "row", "evidence_p", "top"],
     "prior+evidence+kind": ["prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose"],
     "prior+min": ["prior_logit", "polar", "conflict", "row", "answer_min_lp", "answer_first_lp"],
+    "prior+evidence+kind+clause": [
+        "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
+    ],
 }
 ANSWERABLE_VARIANTS = {
     "evidence": ["evidence_best", "absent", "coverage"],

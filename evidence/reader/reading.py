@@ -24,6 +24,7 @@ from ..text.terms import terms
 from . import runtime
 from .anchor import Anchor, anchor, anchor_run, without_placeholders
 from .backends import Completion, ReaderUnavailable
+from .clause import clause_answer
 from .confidence import p_right, token_f1
 from .polarity import polarity_conflict
 from .prompt import Evidence, Reply, read_reply, system_message, user_message
@@ -149,6 +150,21 @@ def judge_reply(
     row = signals_of(reply, completion, extractive, sentences) | kind_signals(asked)
     meta = {"backend": "model", "reply": completion.text[:200], "seconds": round(seconds, 3),
             "prompt_tokens": completion.prompt_tokens, "evaluated_tokens": completion.evaluated_tokens}  # fmt: skip
+    if asked == "purpose" and not_a_reason(reply, texts):
+        clause = clause_answer(question, texts) if CLAUSES else None
+        if clause is not None:
+            # The model said "not stated", or gave no reason, where a sentence states one: its reason clause.
+            text = texts[clause.sentence][clause.start : clause.end]
+            row |= {"anchored": 1.0, "sentence_rank": float(clause.sentence), "top": float(clause.sentence == 0),
+                    "evidence_p": float(sentences[clause.sentence].probability), "clause": 1.0,
+                    "answer_words": float(len(text.split()))}  # fmt: skip
+            probability, show_at = p_right(row)
+            show_at = show_at if threshold is None else threshold
+            found = answered(row, extractive_found)
+            said = {**meta, "anchored": True, "clause": True, "not_stated": reply.not_stated}
+            short = ShortAnswer(text, clause.sentence, clause.start, clause.end, probability,
+                                found and probability >= show_at, kind, [], _rounded(row), reader=said)  # fmt: skip
+            return Reading(short, found)
     if reply.not_stated:
         found = answered(row, extractive_found)
         short = ShortAnswer("", None, 0, 0, 0.0, False, kind, [], _rounded(row), reader={**meta, "not_stated": True})
@@ -201,6 +217,19 @@ def judge_reply(
     short = ShortAnswer(text, where.sentence, where.start, where.end, probability, found and probability >= show_at,
                         kind, alternatives, _rounded(row), reader={**meta, "anchored": True})  # fmt: skip
     return Reading(short, found)
+
+
+CLAUSES = True  # a purpose question the model gave no reason for is answered by its sentence's reason clause
+SHORT_REASON = 2  # words: a reply this short to a "why" question names a thing, not a reason ("64 bit")
+
+
+def not_a_reason(reply: Reply, texts: Sequence[str]) -> bool:
+    """Whether a reply to a purpose question gives no reason: "not stated", a yes/no, a phrase not in the evidence,
+    or one of at most SHORT_REASON words."""
+    if reply.not_stated or reply.polarity:
+        return True
+    where = anchor(reply.text, texts, reply.sentence) or anchor_run(reply.text, texts, reply.sentence)
+    return where is None or len(reply.text.split()) <= SHORT_REASON
 
 
 WORD_BUDGET = 150  # words of evidence the model reads (about 200 tokens, 4-5 s on 2 cores) past the first sentences
@@ -320,6 +349,7 @@ def signals_of(
         "answer_words": 0.0,
         "hedged": 0.0,
         "partial": 0.0,
+        "clause": 0.0,
         "second_agrees": 0.0,
         "second_logit": 0.0,
         "second_read": 0.0,

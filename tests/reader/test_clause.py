@@ -1,0 +1,66 @@
+"""A "why" question answered by the clause that states the reason, cut from its sentence by its marker."""
+
+from evidence.answers.ranker_rows import Sentence
+from evidence.reader import reading
+from evidence.reader.clause import clause_answer, reason_clause
+from evidence.reader.prompt import read_reply
+from tests.reader.test_read import EXTRACTIVE, completion
+
+
+def cut(text: str) -> str | None:
+    span = reason_clause(text)
+    return text[span[0] : span[1]] if span else None
+
+
+def test_a_reason_clause_is_cut_at_its_marker_and_ends_with_its_clause():
+    assert cut("The default is FALSE because several packages use rtree() in their examples.") == (
+        "because several packages use rtree() in their examples"
+    )
+    # An opening clause ends at its comma; "as" and "the reason ... is that" are left out of the clause.
+    assert cut("In order to allow a partition size of zero, networks are marked FALSE.") == (
+        "In order to allow a partition size of zero"
+    )
+    assert cut("It is slower as it is creating the directory structure for codeML.") == (
+        "it is creating the directory structure for codeML"
+    )
+    assert cut("The argument for trees is that one deviant species has a small influence, since it counts once.") == (
+        "one deviant species has a small influence"
+    )
+    assert cut("We memoise the cubature during maximization to avoid integration for unchanged parameters.") == (
+        "to avoid integration for unchanged parameters"
+    )
+
+
+def test_no_clause_where_no_reason_is_given():
+    assert cut("Since 2004 the data has grown.") is None  # "since" with a year is time, not a reason
+    assert cut("A is faster, as shown in Table 2.") is None
+    assert cut("We translated the traits to pairwise distances.") is None  # "to" before no purpose verb
+
+
+def test_the_clause_comes_from_the_sentence_sharing_the_most_of_the_question():
+    texts = [
+        "The runs were slow because the disk was shared.",
+        "The counters are 64 bit since for millions of documents the counters would overflow.",
+    ]
+    clause = clause_answer("Why are the counters stored in 64 bit?", texts)
+    assert clause is not None and clause.sentence == 1
+    assert texts[1][clause.start : clause.end] == "since for millions of documents the counters would overflow"
+    assert clause_answer("Why was the scheduler rewritten?", ["The scheduler was rewritten."]) is None
+
+
+def test_a_purpose_question_the_model_did_not_answer_is_answered_by_the_clause():
+    sentences = [
+        Sentence("The default of equiprob is FALSE because several packages use rtree() with set.seed().", 0, 5.0, 0.8),
+        Sentence("Topologies are drawn in equal proportions.", 1, 4.0, 0.5),
+    ]
+    for reply in ("not stated", "FALSE", "yes"):
+        short = reading.judge_reply("Why does the equiprob option default to FALSE?", sentences, read_reply(reply, 2),
+                                    completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+        assert short.text == "because several packages use rtree() with set.seed()", reply
+        assert short.sentence == 0 and short.reader["clause"] is True and short.signals["clause"] == 1.0
+        assert sentences[0].text[short.start : short.end] == short.text
+    # A reason the model worded itself, anchored and longer than a name, stands.
+    reply = "several packages use rtree() with set.seed()"
+    short = reading.judge_reply("Why does the equiprob option default to FALSE?", sentences, read_reply(reply, 2),
+                                completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == reply and "clause" not in short.reader
