@@ -82,9 +82,11 @@ def download(package: str, version: str, folder: Path) -> Path:
     raise RuntimeError(f"apt-get download {package} failed: {run.stderr.strip()[-300:]}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out", nargs="?", default=".data/dev3-papers", help="folder for the PDFs")
+def main(papers: dict | None = None, default_out: str = ".data/dev3-papers", doc: str | None = None) -> int:
+    """Fetch `papers` (this set's PAPERS by default; fetch_dev4.py passes its own) into OUT_DIR."""
+    papers = PAPERS if papers is None else papers
+    ap = argparse.ArgumentParser(description=doc or __doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", nargs="?", default=default_out, help="folder for the PDFs")
     ap.add_argument("--debs", help="folder with the .deb files already downloaded")
     args = ap.parse_args()
     out = Path(args.out)
@@ -96,7 +98,7 @@ def main() -> int:
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        for docid, (package, version, inner, digest, pages) in PAPERS.items():
+        for docid, (package, version, inner, digest, pages) in papers.items():
             target = out / f"{docid}.pdf"
             if target.exists() and sha256(target) == digest:
                 print(f"ok   {target} (already there)")
@@ -119,7 +121,7 @@ def main() -> int:
             except (RuntimeError, subprocess.CalledProcessError) as exc:
                 failures.append(docid)
                 print(f"FAIL {docid}: {exc}")
-    print(f"{len(PAPERS) - len(failures)} of {len(PAPERS)} papers in {out}")
+    print(f"{len(papers) - len(failures)} of {len(papers)} papers in {out}")
     return 1 if failures else 0
 
 

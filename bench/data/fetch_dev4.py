@@ -13,15 +13,11 @@ PDFs are never committed to git.
 
 from __future__ import annotations
 
-import argparse
-import glob
-import hashlib
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fetch_dev3 import main  # the same download, unpacking and hash check
 
 # docid: (Debian package, version, path inside the package, SHA-256 of the PDF, pages)
 PAPERS = {
@@ -58,70 +54,5 @@ PAPERS = {
 }
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def find_deb(folder: Path, package: str) -> Path | None:
-    found = sorted(glob.glob(str(folder / f"{package}_*.deb")))
-    return Path(found[-1]) if found else None
-
-
-def download(package: str, version: str, folder: Path) -> Path:
-    for spec in (f"{package}={version}", package):
-        run = subprocess.run(["apt-get", "download", spec], cwd=folder, capture_output=True, text=True)
-        deb = find_deb(folder, package)
-        if run.returncode == 0 and deb:
-            if spec == package:
-                print(f"  note: {package} {version} is gone from the archive; trying the current version")
-            return deb
-    raise RuntimeError(f"apt-get download {package} failed: {run.stderr.strip()[-300:]}")
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out", nargs="?", default=".data/dev4-papers", help="folder for the PDFs")
-    ap.add_argument("--debs", help="folder with the .deb files already downloaded")
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    if not shutil.which("dpkg-deb") or (not args.debs and not shutil.which("apt-get")):
-        print("needs dpkg-deb and apt-get (Debian/Ubuntu)")
-        return 1
-
-    failures = []
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp_path = Path(tmp)
-        for docid, (package, version, inner, digest, pages) in PAPERS.items():
-            target = out / f"{docid}.pdf"
-            if target.exists() and sha256(target) == digest:
-                print(f"ok   {target} (already there)")
-                continue
-            try:
-                deb = find_deb(Path(args.debs), package) if args.debs else download(package, version, tmp_path)
-                if deb is None:
-                    raise RuntimeError(f"no {package}_*.deb in {args.debs}")
-                unpacked = tmp_path / package
-                subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
-                source = unpacked / inner
-                if not source.exists():
-                    raise RuntimeError(f"{inner} not in {deb.name}")
-                got = sha256(source)
-                if got != digest:
-                    raise RuntimeError(f"SHA-256 mismatch for {inner} in {deb.name}: {got}")
-                shutil.copyfile(source, target)
-                os.chmod(target, 0o644)
-                print(f"ok   {target} ({package} {deb.name}, {pages} pages)")
-            except (RuntimeError, subprocess.CalledProcessError) as exc:
-                failures.append(docid)
-                print(f"FAIL {docid}: {exc}")
-    print(f"{len(PAPERS) - len(failures)} of {len(PAPERS)} papers in {out}")
-    return 1 if failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(PAPERS, ".data/dev4-papers", __doc__))
