@@ -58,6 +58,10 @@ VARIANTS = {  # P(right) of an anchored answer, compared out of fold on the pool
     "prior+evidence+kind+clause": [
         "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
     ],
+    "prior+evidence+kind+clause+coverage": [
+        "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
+        "evidence_cov",
+    ],
 }
 ANSWERABLE_VARIANTS = {
     "evidence": ["evidence_best", "absent", "coverage"],

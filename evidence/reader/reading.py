@@ -157,6 +157,7 @@ def judge_reply(
             text = texts[clause.sentence][clause.start : clause.end]
             row |= {"anchored": 1.0, "sentence_rank": float(clause.sentence), "top": float(clause.sentence == 0),
                     "evidence_p": float(sentences[clause.sentence].probability), "clause": 1.0,
+                    "evidence_cov": float(sentences[clause.sentence].coverage or 0.0),
                     "answer_words": float(len(text.split()))}  # fmt: skip
             probability, show_at = p_right(row)
             show_at = show_at if threshold is None else threshold
@@ -176,6 +177,7 @@ def judge_reply(
         polarity = "no" if conflict else reply.polarity
         row |= {"anchored": 1.0, "conflict": float(conflict), "polar": 1.0, "sentence_rank": float(index),
                 "evidence_p": float(sentences[index].probability), "top": float(index == 0),
+                "evidence_cov": float(sentences[index].coverage or 0.0),
                 "hedged": float(hedged(texts[index]))}  # fmt: skip
         row |= second_signals(second, polarity, len(texts), polar=True, question=question, sentence=texts[index])
         probability, show_at = p_right(row)
@@ -204,6 +206,7 @@ def judge_reply(
     text = texts[where.sentence][where.start : where.end]
     row |= {"anchored": 1.0, "conflict": 0.0, "sentence_rank": float(where.sentence),
             "evidence_p": float(sentences[where.sentence].probability), "top": float(where.sentence == 0),
+            "evidence_cov": float(sentences[where.sentence].coverage or 0.0),
             "row": float(bool(where.sentence < len(tables) and tables[where.sentence])),
             "answer_words": float(len(text.split())), "partial": float(partial)}  # fmt: skip
     row |= second_signals(second, text, len(texts))
@@ -343,6 +346,7 @@ def signals_of(
         "polar": 0.0,
         "sentence_rank": 0.0,
         "evidence_p": 0.0,
+        "evidence_cov": 0.0,
         "said_not_stated": float(reply.not_stated),
         "top": 0.0,
         "row": 0.0,
