@@ -62,3 +62,29 @@ def test_a_run_about_a_paper_hands_the_reader_a_rows_table_with_it(library, sett
     )
     prose = next(i for i, b in enumerate(blocks) if b.text.startswith("It illustrates that the staff"))
     assert scores["tables"][prose] == ""
+
+
+def test_a_question_about_a_name_the_paper_never_writes_ends_not_found_without_a_confident_answer(
+    library, reverb, monkeypatch
+):
+    import evidence.reader as reader
+    from evidence.answers.layer import ShortAnswer
+    from evidence.run_state import StoredAnswer
+
+    def withheld(question, sentences, short, found, *args, **kwargs):  # the model's answer, not confident enough
+        guess = ShortAnswer("72%", 0, 0, 3, 0.4, False, "percentage", [], {}, reader={"backend": "model"})
+        return reader.Reading(guess, True)
+
+    monkeypatch.setattr(reader, "read", withheld)
+    question = "What precision does ReVerb reach on the MAVEN event detection benchmark?"
+    run = make_run(library, question=question, config={"scope_docids": [reverb.docid]})
+    execute_run(run.pk)
+    run.refresh_from_db()
+    stored = StoredAnswer.of(run)
+    assert stored.outcome == "not_found" and stored.signals["missing_names"] == ["MAVEN"]
+    # The same withheld answer to a question whose names the paper writes stays "No short answer".
+    run = make_run(library, question="What precision does ReVerb reach?", config={"scope_docids": [reverb.docid]})
+    execute_run(run.pk)
+    run.refresh_from_db()
+    stored = StoredAnswer.of(run)
+    assert stored.outcome == "no_short_answer" and "missing_names" not in stored.signals
