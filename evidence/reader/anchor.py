@@ -1,8 +1,9 @@
 """Where the reader's answer stands in its evidence: an exact character range, or nothing (the answer is withheld).
 
 Matching forgives what a model changes when it copies: case, runs of whitespace, dash and quote forms, a line-end
-hyphen, spaces around a unit ("3.9 %" for "3.9%"), and in a table row a percent sign the row leaves to its column's
-header ("97.9" for "97.9%"). It forgives nothing else: an answer whose words are not in
+hyphen, spaces around a unit ("3.9 %" for "3.9%"), a count the sentence spells out ("28" for "Twenty eight"), and
+in a table row a percent sign the row leaves to its column's header ("97.9" for "97.9%"). A footnote mark after a
+word ends the word ("Threading-Building-Blocks⁴"). It forgives nothing else: an answer whose words are not in
 a sentence is not shown, whatever the model's confidence.
 """
 
@@ -58,10 +59,17 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
         start, end = where[match.start()], where[match.end() - 1] + 1
         before = sentence[start - 1] if start > 0 else " "
         after = sentence[end] if end < len(sentence) else " "
-        if (needle[0].isalnum() and before.isalnum()) or (needle[-1].isalnum() and after.isalnum()):
+        if (needle[0].isalnum() and _word_char(before)) or (needle[-1].isalnum() and _word_char(after)):
             continue
         return start, end
     return None
+
+
+_MARKS = set("⁰¹²³⁴⁵⁶⁷⁸⁹†‡*")  # footnote marks: superscript digits are alphanumeric to Python, not to a reader
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() and ch not in _MARKS
 
 
 def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> Anchor | None:
@@ -80,13 +88,32 @@ def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> A
 
 
 def _variants(answer: str) -> list[str]:
-    """The answer as given, then without a leading article or trailing punctuation."""
+    """The answer as given, then without a leading article or trailing punctuation, then a count as words."""
     text = answer.strip()
     out = [text]
     bare = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.I).strip().rstrip(".,;:")
     if bare and bare != text:
         out.append(bare)
-    return out
+    return out + spelled(bare or text)
+
+
+_UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+)  # fmt: skip
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def spelled(count: str) -> list[str]:
+    """A whole number from 2 to 99 as a sentence may spell it: "four"; "twenty eight" and "twenty-eight".
+    One is left out: "one" is more often a pronoun than a count."""
+    if not re.fullmatch(r"\d{1,2}", count) or int(count) < 2:
+        return []
+    n = int(count)
+    if n < 20:
+        return [_UNITS[n]]
+    tens, unit = _TENS[n // 10 - 2], _UNITS[n % 10]
+    return [tens] if n % 10 == 0 else [f"{tens} {unit}", f"{tens}-{unit}"]
 
 
 _UNIT_AFTER = re.compile(r"^([-+±−]?\d[\d,]*(?:\.\d+)?)\s*(?:%|percent|per cent)$", re.I)

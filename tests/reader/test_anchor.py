@@ -73,3 +73,21 @@ def test_a_clause_worded_at_its_edges_is_anchored_by_its_longest_run_and_a_short
     assert sentence[found.start : found.end] == "is important for the measurement of reaction time"
     assert anchor_run("for measuring the reaction time", [sentence]) is None  # 2 words in a row: proves nothing
     assert anchor_run("Chubby", [sentence]) is None
+
+
+def test_a_count_anchors_where_the_sentence_spells_it_out_as_a_whole_word():
+    sentences = ["Twenty eight of the cases were cooled to 4°C.", "We analyze four rather challenging problems."]
+    found = anchor("28", sentences)
+    assert found is not None and sentences[0][found.start : found.end] == "Twenty eight"
+    found = anchor("4", sentences, named=1)
+    assert found is not None and sentences[1][found.start : found.end] == "four"
+    assert anchor("14", ["It took fourteen days."]) is not None
+    assert anchor("4", ["It took fourteen days."]) is None  # "four" inside "fourteen"
+    assert anchor("1", ["One of the cases was cooled."]) is None  # "one" is more often a pronoun than a count
+
+
+def test_a_footnote_mark_ends_the_word_before_it():
+    sentences = ["It is handled by Intel’s Threading-Building-Blocks⁴ library."]
+    found = anchor("Intel's Threading-Building-Blocks", sentences)
+    assert found is not None and sentences[0][found.start : found.end] == "Intel’s Threading-Building-Blocks"
+    assert anchor("Threading", ["The Threadingx4 library"]) is None

@@ -18,6 +18,13 @@ def test_a_name_is_missing_only_when_the_text_never_writes_it_in_any_spacing():
     assert missing_names("Which dataset did the authors use?", text) == []
 
 
+def test_a_pair_of_peoples_names_is_written_when_each_name_is():
+    question = "Which loss does the Crammer-Singer multi-class SVM use, and what does Bray-Curtis measure?"
+    text = "We follow the multi-class SVM of Crammer and Singer; Curtis (1957) is not cited for it."
+    assert missing_names(question, text) == ["Bray-Curtis"]
+    assert missing_names(question, "an SVM after Crammer-Singer, and Bray-Curtis") == []
+
+
 def test_a_yes_no_question_may_follow_a_leading_phrase_but_a_wh_question_stays_one():
     from evidence.text.question import question_kind
 
