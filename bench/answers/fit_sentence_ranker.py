@@ -4,9 +4,10 @@
 
 Rows: every candidate sentence of each answerable question's gold paper (bench/answers/sentence_recall.py reads
 them exactly as the product reads them), labelled 1 where it overlaps a gold quote. A logistic regression over
-`judge/sentences.RANK_FEATURES` is fitted on dev.json and dev2 part A only, validated leave-one-paper-out on them
-(recall@k out of fold), then checked once on dev2 part B, never used for a choice. --save writes
-judge/params/sentence_rank.json (the reader orders sentences by its logit).
+`judge/sentences.RANK_FEATURES` is fitted on dev.json, dev2 part A and dev4 only, validated leave-one-paper-out on
+them (recall@k out of fold, also for a fit on dev.json and part A alone, the pool before dev4), then checked once on
+dev2 part B and dev3, held out and never used for a choice. --save writes judge/params/sentence_rank.json (the reader
+orders sentences by its logit).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.answers.common import django_setup
 
 KS = (1, 3, 5, 6, 8, 10)
-TRAIN = ("dev", "dev2A")
+TRAIN = ("dev", "dev2A", "dev4")
+BEFORE = ("dev", "dev2A")  # the pool before dev4: its fit is compared out of fold on the whole pool
+HELD_OUT = ("dev2B", "dev3")
 
 
 def recall(rows: list[dict], scores: list[np.ndarray]) -> dict[str, float]:
@@ -63,18 +66,22 @@ def main() -> None:
 
     rows = [r for r in question_rows() if r["features"]]
     train = [r for r in rows if r["set"] in TRAIN]
-    held = [r for r in rows if r["set"] == "dev2B"]
-    out_of_fold: list[np.ndarray] = []
-    for row in train:
-        others = [r for r in train if r["paper"] != row["paper"]]
-        out_of_fold.append(logits(row, *fit(others, args.c)))
+    out_of_fold = [logits(row, *fit([r for r in train if r["paper"] != row["paper"]], args.c)) for row in train]
+    before = [  # the fit without dev4, out of fold on the whole pool (dev4 is never in its training)
+        logits(row, *fit([r for r in train if r["set"] in BEFORE and r["paper"] != row["paper"]], args.c))
+        for row in train
+    ]
     mean, scale, model = fit(train, args.c)
-    held_scores = [logits(r, mean, scale, model) for r in held]
     report = {
         "c": args.c,
         "train_questions": len(train),
         "train_leave_one_paper_out": recall(train, out_of_fold),
-        "dev2B_held_out": recall(held, held_scores),
+        "without_dev4_on_the_pool": recall(train, before),
+        **{
+            f"{name}_held_out": recall(held, [logits(r, mean, scale, model) for r in held])
+            for name in HELD_OUT
+            if (held := [r for r in rows if r["set"] == name])
+        },
         "coef": dict(zip(RANK_FEATURES, [round(float(v), 3) for v in model.coef_[0]], strict=True)),
     }
     print(json.dumps(report))
@@ -87,7 +94,8 @@ def main() -> None:
             coef=[float(v) for v in model.coef_[0]],
             intercept=float(model.intercept_[0]),
             meta={
-                "fitted_on": "realqa dev.json + dev2.json part A (gold sentences of answerable questions)",
+                "fitted_on": "realqa dev.json + dev2.json part A + bench/data/dev4.json (gold sentences of answerable "
+                "questions)",
                 "n_questions": len(train),
                 "c": args.c,
                 "recall_leave_one_paper_out": report["train_leave_one_paper_out"],

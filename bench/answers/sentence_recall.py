@@ -2,14 +2,15 @@
 
     .venv/bin/python bench/answers/sentence_recall.py [--k 6] [--rows]
 
-For every answerable question of realqa `dev.json` (collection realqa-dev) and `dev2.json` (realqa2-dev, split
-into part A and the held-out part B by paper, bench/answers/data.py), the gold paper is read as the product reads
-it (`readers/general.read_whole`: every body sentence scored for the question, in the order the reader takes
-them: the fitted sentence ranker's, judge/params/sentence_rank.json, else the hand-set score) and the gold quotes
-are located in its stored text. A question counts at N when a sentence among the N best overlaps a gold range (the
-reader's input is the best `EVIDENCE_K`, then trimmed to a word budget: `in_reader_input`). Rows say where the
-missed sentence was: its section label, and whether it was skipped as front matter / running head / reference (not
-a candidate at all).
+For every answerable question of realqa `dev.json` (collection realqa-dev), `dev2.json` (realqa2-dev, split
+into part A and the held-out part B by paper, bench/answers/data.py), `bench/data/dev4.json` (realqa4-dev) and the
+held-out `bench/data/dev3.json` (realqa3-dev; a set whose collection or file is missing is skipped), the gold
+paper is read as the product reads it (`readers/general.read_whole`: every body sentence scored for the question,
+in the order the reader takes them: the fitted sentence ranker's, judge/params/sentence_rank.json, else the
+hand-set score) and the gold quotes are located in its stored text. A question counts at N when a sentence among
+the N best overlaps a gold range (the reader's input is the best `EVIDENCE_K`, then trimmed to a word budget:
+`in_reader_input`). Rows say where the missed sentence was: its section label, and whether it was skipped as front
+matter / running head / reference (not a candidate at all).
 One JSON line per set, then (--rows) one per question.
 """
 
@@ -23,10 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.answers.common import DATA, django_setup
+from bench.answers.common import DATA, ROOT, django_setup
 
 KS = (1, 3, 5, 6, 8, 10, 15, 20, 30)
-SETS = (("dev", "realqa-dev", "dev.json"), ("dev2", "realqa2-dev", "dev2.json"))
+SETS = (
+    ("dev", "realqa-dev", DATA / "realqa" / "dev.json"),
+    ("dev2", "realqa2-dev", DATA / "realqa" / "dev2.json"),
+    ("dev3", "realqa3-dev", ROOT / "bench" / "data" / "dev3.json"),  # held out
+    ("dev4", "realqa4-dev", ROOT / "bench" / "data" / "dev4.json"),
+)
 
 
 def question_rows(owner: str = "demo") -> list[dict]:
@@ -44,11 +50,14 @@ def question_rows(owner: str = "demo") -> list[dict]:
 
     rows = []
     for name, collection_name, file in SETS:
+        if not file.is_file():
+            print(json.dumps({"skipped": name, "why": f"no {file}"}))
+            continue
         collection = Collection.objects.filter(name=collection_name, owner__username=owner).first()
         if collection is None:
             print(json.dumps({"skipped": name, "why": f"no collection {collection_name!r} of {owner!r}"}))
             continue
-        for q in json.loads((DATA / "realqa" / file).read_text()):
+        for q in json.loads(file.read_text()):
             if q["type"] == "unanswerable" or not q.get("evidence"):
                 continue
             docid = q["evidence"][0]["docid"]
@@ -65,7 +74,7 @@ def question_rows(owner: str = "demo") -> list[dict]:
             hits = [r for r, i in enumerate(order) if any(blocks[i].start < b and a < blocks[i].end for a, b in gold)]
             all_blocks = papers[0].blocks
             gold_blocks = [b for b in all_blocks if any(b.start < e and a < b.end for a, e in gold)]
-            part = name if name == "dev" else ("dev2B" if docid in HELD_OUT else "dev2A")
+            part = name if name != "dev2" else ("dev2B" if docid in HELD_OUT else "dev2A")
             first = gold_blocks[0] if gold_blocks else None
             rows.append(
                 {
@@ -142,7 +151,7 @@ def main() -> None:
     args = parser.parse_args()
     django_setup()
     rows = question_rows(args.owner)
-    for part in ("dev", "dev2A", "dev2B"):
+    for part in ("dev", "dev2A", "dev4", "dev2B", "dev3"):
         print(json.dumps({"set": part, **summary([r for r in rows if r["set"] == part], args.k)}))
     if args.rows:
         for row in rows:
