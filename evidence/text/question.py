@@ -22,7 +22,12 @@ _QUANTITY_Q = re.compile(
 )
 _COUNT_Q = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
 _YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|^\s*when\b|\bin what year\b", re.I)
-_PURPOSE_Q = re.compile(r"\bused for\b|\bfor what\b|\bwhat (?:\w+ )?for\??$|\bpurpose\b|\bwhy\b|\brole of\b", re.I)
+_PURPOSE_Q = re.compile(
+    r"\bused for(?=\s+in\b|\s*\?|\s*$)|\bfor what\b|\bwhat (?:\w+ )?for\??$|\bpurpose\b|\bwhy\b|\brole of\b|"
+    r"\bmotivation\b|\brationale\b|\bidea behind\b|\breason (?:for|why)\b",
+    re.I,
+)
+_WHY = re.compile(r"^\s*(?:why|for what (?:purpose|reason))\b", re.I)  # a reason, whatever nouns follow ("size")
 _NAME_Q = re.compile(
     r"^\s*(?:which|who|whom|whose|name)\b|\bwhat (?:kinds?|types?|sorts?) of\b|"
     r"\bwhat (?:is|was|are|were) the name\b|\bwhich\b",
@@ -59,6 +64,8 @@ def question_kind(question: str) -> str:
         q = lead.group(1)
     if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):
         return "yes_no"
+    if _WHY.match(q):
+        return "purpose"
     if _PERCENT_Q.search(q):
         return "percentage"
     if _YEAR_Q.search(q) and not _COUNT_Q.search(q):

@@ -32,3 +32,17 @@ def test_a_yes_no_question_may_follow_a_leading_phrase_but_a_wh_question_stays_o
     assert question_kind("In the model with unions, is inward FDI welfare improving?") == "yes_no"
     assert question_kind("What method, is it the one used?") != "yes_no"
     assert question_kind("After training, how many epochs were run?") == "count"
+
+
+def test_a_purpose_question_is_one_by_its_why_its_motivation_or_the_idea_behind_it():
+    from evidence.text.question import question_kind
+
+    assert question_kind("Why are networks marked bipartite=FALSE rather than given a partition size of zero?") == (
+        "purpose"
+    )  # a reason, though the question names a size
+    assert question_kind("What was the main motivation for introducing partitioned variable projection?") == "purpose"
+    assert question_kind("What is the idea behind adding the farthest city first?") == "purpose"
+    assert question_kind("What was the safranin red assay used for in the study?") == "purpose"
+    assert question_kind("What is DTPA used for?") == "purpose"
+    assert question_kind("Which named entity recognizer was used for English?") == "name"  # not what it is for
+    assert question_kind("What metrics are used for evaluation?") == "name"
