@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import gzip
 import hashlib
 import os
 import shutil
@@ -83,7 +84,9 @@ def download(package: str, version: str, folder: Path) -> Path:
 
 
 def main(papers: dict | None = None, default_out: str = ".data/dev3-papers", doc: str | None = None) -> int:
-    """Fetch `papers` (this set's PAPERS by default; fetch_dev4.py passes its own) into OUT_DIR."""
+    """Fetch `papers` (this set's PAPERS by default; fetch_dev4.py and fetch_dev5.py pass their own) into OUT_DIR.
+    A package is downloaded once however many papers it holds; a `.pdf.gz` inside it is decompressed, and its
+    SHA-256 is that of the PDF."""
     papers = PAPERS if papers is None else papers
     ap = argparse.ArgumentParser(description=doc or __doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", nargs="?", default=default_out, help="folder for the PDFs")
@@ -96,6 +99,7 @@ def main(papers: dict | None = None, default_out: str = ".data/dev3-papers", doc
         return 1
 
     failures = []
+    debs: dict[str, Path] = {}  # one download per package (lammps-doc holds two papers)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         for docid, (package, version, inner, digest, pages) in papers.items():
@@ -104,21 +108,29 @@ def main(papers: dict | None = None, default_out: str = ".data/dev3-papers", doc
                 print(f"ok   {target} (already there)")
                 continue
             try:
-                deb = find_deb(Path(args.debs), package) if args.debs else download(package, version, tmp_path)
-                if deb is None:
-                    raise RuntimeError(f"no {package}_*.deb in {args.debs}")
-                unpacked = tmp_path / package
-                subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
-                source = unpacked / inner
+                if package not in debs:
+                    deb = find_deb(Path(args.debs), package) if args.debs else download(package, version, tmp_path)
+                    if deb is None:
+                        raise RuntimeError(f"no {package}_*.deb in {args.debs}")
+                    subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp_path / package)], check=True)
+                    debs[package] = deb
+                deb = debs[package]
+                source = tmp_path / package / inner
                 if not source.exists():
                     raise RuntimeError(f"{inner} not in {deb.name}")
-                got = sha256(source)
+                staged = tmp_path / f"{docid}.pdf"
+                if inner.endswith(".gz"):
+                    with gzip.open(source, "rb") as src, open(staged, "wb") as dst:
+                        shutil.copyfileobj(src, dst)
+                else:
+                    shutil.copyfile(source, staged)
+                got = sha256(staged)
                 if got != digest:
                     raise RuntimeError(f"SHA-256 mismatch for {inner} in {deb.name}: {got}")
-                shutil.copyfile(source, target)
+                shutil.copyfile(staged, target)
                 os.chmod(target, 0o644)
                 print(f"ok   {target} ({package} {deb.name}, {pages} pages)")
-            except (RuntimeError, subprocess.CalledProcessError) as exc:
+            except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
                 failures.append(docid)
                 print(f"FAIL {docid}: {exc}")
     print(f"{len(papers) - len(failures)} of {len(papers)} papers in {out}")

@@ -5,27 +5,20 @@
 
 Each paper is a PDF shipped in a Debian 12 ("bookworm") package: six are vignettes of r-cran-* packages (as
 for dev3 and dev4), four come from the documentation packages of other scientific software (dynare-doc,
-lammps-doc, graphviz-doc), which ship their PDFs gzip-compressed (`.pdf.gz`). The download, unpacking and
-hash check are those of fetch_dev3.py (`apt-get download PACKAGE=VERSION`, falling back to the current
-version; run `apt-get update` once first; `dpkg-deb -x`); the one addition here is that a `.pdf.gz` is
-decompressed, and the SHA-256 below is that of the decompressed PDF, which is what goes to
-OUT_DIR/<docid>.pdf. A file whose hash differs is not kept: the script reports it and exits 1.
-PDFs are never committed to git.
+lammps-doc, graphviz-doc), which ship their PDFs gzip-compressed (`.pdf.gz`). The download, unpacking,
+decompression and hash check are fetch_dev3.py's (`apt-get download PACKAGE=VERSION`, falling back to the
+current version; run `apt-get update` once first; `dpkg-deb -x`); the SHA-256 below is that of the
+decompressed PDF, which is what goes to OUT_DIR/<docid>.pdf. A file whose hash differs is not kept: the
+script reports it and exits 1. PDFs are never committed to git.
 """
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch_dev3 import download, find_deb, sha256  # the same download and hash check
+import fetch_dev3  # the same download, decompression and hash check
 
 # docid: (Debian package, version, path inside the package, SHA-256 of the (decompressed) PDF, pages)
 PAPERS = {
@@ -62,54 +55,8 @@ PAPERS = {
 }
 
 
-def main(papers: dict = PAPERS, default_out: str = ".data/dev5-papers") -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out", nargs="?", default=default_out, help="folder for the PDFs")
-    ap.add_argument("--debs", help="folder with the .deb files already downloaded")
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    if not shutil.which("dpkg-deb") or (not args.debs and not shutil.which("apt-get")):
-        print("needs dpkg-deb and apt-get (Debian/Ubuntu)")
-        return 1
-
-    failures = []
-    debs: dict[str, Path] = {}  # one download per package (lammps-doc holds two papers)
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp_path = Path(tmp)
-        for docid, (package, version, inner, digest, pages) in papers.items():
-            target = out / f"{docid}.pdf"
-            if target.exists() and sha256(target) == digest:
-                print(f"ok   {target} (already there)")
-                continue
-            try:
-                if package not in debs:
-                    deb = find_deb(Path(args.debs), package) if args.debs else download(package, version, tmp_path)
-                    if deb is None:
-                        raise RuntimeError(f"no {package}_*.deb in {args.debs}")
-                    subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp_path / package)], check=True)
-                    debs[package] = deb
-                deb = debs[package]
-                source = tmp_path / package / inner
-                if not source.exists():
-                    raise RuntimeError(f"{inner} not in {deb.name}")
-                staged = tmp_path / f"{docid}.pdf"
-                if inner.endswith(".gz"):
-                    with gzip.open(source, "rb") as src, open(staged, "wb") as dst:
-                        shutil.copyfileobj(src, dst)
-                else:
-                    shutil.copyfile(source, staged)
-                got = sha256(staged)
-                if got != digest:
-                    raise RuntimeError(f"SHA-256 mismatch for {inner} in {deb.name}: {got}")
-                shutil.copyfile(staged, target)
-                os.chmod(target, 0o644)
-                print(f"ok   {target} ({package} {deb.name}, {pages} pages)")
-            except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
-                failures.append(docid)
-                print(f"FAIL {docid}: {exc}")
-    print(f"{len(papers) - len(failures)} of {len(papers)} papers in {out}")
-    return 1 if failures else 0
+def main() -> int:
+    return fetch_dev3.main(PAPERS, ".data/dev5-papers", __doc__)
 
 
 if __name__ == "__main__":
