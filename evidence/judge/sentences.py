@@ -85,12 +85,18 @@ def _prose_beside_links(text: str) -> bool:
     return not _HEADER.search(rest) and len(_PROSE_WORD.findall(rest)) >= PROSE_WORDS
 
 
+FRONT_MATTER_MOST = 20  # sentences: the longest title/author block seen (15 in the development papers)
+
+
 def body_flags(blocks: Sequence[Block], title: str) -> list[bool]:
     """Return, per sentence, whether it is outside the body (junk) for one paper's sentences in text order.
 
-    Sentences before the first labelled block (an abstract or first section) are the title/author block.
+    Sentences before the first labelled block (an abstract or first section) are the title/author block, when
+    there are at most FRONT_MATTER_MOST of them: a paper whose headings the parser did not find until its
+    "Conclusion" has its body before that label, and only the sentence filters judge it.
     """
     first = next((i for i, b in enumerate(blocks) if b.label), 0)
+    first = first if first <= FRONT_MATTER_MOST else 0
     counts: dict[str, int] = {}
     for block in blocks:
         key = " ".join(block.text.split()).lower()

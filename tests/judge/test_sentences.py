@@ -40,6 +40,13 @@ def test_the_title_author_block_and_repeated_headers_are_not_body():
     assert body_flags(blocks, "Counting crows") == [True, False, True, False, True]
 
 
+def test_a_paper_whose_first_found_heading_comes_late_keeps_its_body():
+    prose = [block(f"In run {i} the crows were counted at the feeding station by two people.", "") for i in range(30)]
+    blocks = [block("Counting crows: population structure in a zoo", ""), *prose, block("We conclude.", "Conclusion")]
+    flags = body_flags(blocks, "Counting crows")
+    assert not any(flags[1:31])  # the 30 unlabelled sentences are body, not a title/author block
+
+
 def test_the_sentence_with_the_rare_question_terms_scores_best():
     texts = ["Crows live in the zoo.", "Crows were caught with ladder traps.", "The zoo has many visitors."]
     vectors = np.eye(3)
