@@ -19,7 +19,7 @@ from django.conf import settings
 
 from ..answers.layer import ShortAnswer
 from ..answers.ranker_rows import Sentence
-from ..text.question import question_kind
+from ..text.question import negated, question_kind
 from ..text.terms import terms
 from . import runtime
 from .anchor import Anchor, anchor, anchor_run, without_placeholders
@@ -118,13 +118,17 @@ def cited_sentence(question: str, reply: Reply, texts: Sequence[str]) -> int | N
 
 
 def verdict_sentence(question: str, texts: Sequence[str], named: int | None) -> int:
-    """The sentence a yes/no answer is a verdict on: the one the model named, else the one that shares the most of
-    the question's terms (the best ranked on a tie)."""
+    """The sentence a yes/no answer is a verdict on: the one the model named; else, of the best ranked and the one
+    sharing the most of the question's terms, the one that states a negative (a "yes" resting on it is a conflict),
+    else the best ranked (a raw count of shared terms favours long sentences; the ranker weighs terms by rarity)."""
     if named is not None and 0 <= named < len(texts):
         return named
+    if not texts:
+        return 0
     asked = set(terms(question))
     shared = [len(asked & set(terms(text))) for text in texts]
-    return max(range(len(texts)), key=lambda i: (shared[i], -i)) if texts else 0
+    most = max(range(len(texts)), key=lambda i: (shared[i], -i))
+    return next((i for i in (0, most) if negated(texts[i])), 0)
 
 
 def judge_reply(

@@ -45,7 +45,7 @@ _NUMBER = re.compile(
     re.I,
 )
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
+    r"\b(?:not(?!\s+only\b)|no|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
     r"fail(?:s|ed)?\s+to|without|unable|negative|none|rather than|instead of|independent(?:ly)? of|"
     r"unaffected|unchanged|absent|lack(?:s|ed|ing)?|inappropriate|unsuitable|insensitive|ineffective|inefficient|"
     r"insufficient|inadequate|impossible|impractical|infeasible|incapable|unnecessary|unrelated|unsuccessful|"

@@ -191,6 +191,33 @@ def test_a_yes_no_verdict_rests_on_the_sentence_that_shares_the_question_terms()
     assert row["second_agrees"] == 1.0
 
 
+def test_an_unnamed_yes_no_verdict_rests_on_the_best_ranked_sentence_unless_the_other_candidate_says_no():
+    question = "Does base R provide classes for representing permutation vectors?"
+    ranked = [
+        Sentence("However, R provides no classes for representing permutation vectors.", 0, 5.0, 0.8),
+        Sentence(
+            "In this paper we present the package seriation for R, whose classes represent permutation "
+            "vectors and provide a base for seriation methods.",
+            1,
+            4.0,
+            0.6,
+        ),
+    ]
+    short = reading.judge_reply(question, ranked, read_reply("yes", 2), completion("yes", -0.01), EXTRACTIVE, True,
+                                None, 1.0).short  # fmt: skip
+    assert short.text == "No" and short.sentence == 0 and short.reader["conflict"] is True
+    plain = [ranked[1], Sentence("Permutation vectors are stored as integer vectors in R.", 1, 4.0, 0.6)]
+    assert reading.verdict_sentence(question, [s.text for s in plain], None) == 0  # the best ranked, not the longest
+    assert reading.verdict_sentence(question, [s.text for s in plain], 1) == 1  # the one the model named
+
+
+def test_not_only_is_no_negation():
+    from evidence.text.question import negated
+
+    assert not negated("The method improves recall not only on news but also on papers.")
+    assert negated("The method does not improve recall.") and negated("Not only is it slow, it fails to converge.")
+
+
 def test_the_question_kind_and_a_hedged_sentence_are_confidence_inputs():
     assert reading.kind_signals("yes_no")["q_yes_no"] == 1.0
     assert reading.kind_signals("count")["q_number"] == 1.0 and reading.kind_signals("purpose")["q_purpose"] == 1.0
