@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.question import NUMBER_WORDS, TENS_WORDS
 from ..text.tables import is_row
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
@@ -65,7 +66,7 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
     return None
 
 
-_MARKS = set("⁰¹²³⁴⁵⁶⁷⁸⁹†‡*")  # footnote marks: superscript digits are alphanumeric to Python, not to a reader
+_MARKS = set("⁰¹²³⁴⁵⁶⁷⁸⁹")  # footnote marks: superscript digits are alphanumeric to Python, not to a reader
 
 
 def _word_char(ch: str) -> bool:
@@ -97,13 +98,6 @@ def _variants(answer: str) -> list[str]:
     return out + spelled(bare or text)
 
 
-_UNITS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-)  # fmt: skip
-_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
 def spelled(count: str) -> list[str]:
     """A whole number from 2 to 99 as a sentence may spell it: "four"; "twenty eight" and "twenty-eight".
     One is left out: "one" is more often a pronoun than a count."""
@@ -111,8 +105,8 @@ def spelled(count: str) -> list[str]:
         return []
     n = int(count)
     if n < 20:
-        return [_UNITS[n]]
-    tens, unit = _TENS[n // 10 - 2], _UNITS[n % 10]
+        return [NUMBER_WORDS[n]]
+    tens, unit = TENS_WORDS[n // 10 - 2], NUMBER_WORDS[n % 10]
     return [tens] if n % 10 == 0 else [f"{tens} {unit}", f"{tens}-{unit}"]
 
 
