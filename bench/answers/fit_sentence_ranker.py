@@ -57,6 +57,8 @@ def logits(row: dict, mean, scale, model) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--c", type=float, default=0.3)
+    parser.add_argument("--train", default=",".join(TRAIN), help="sets fitted on, comma-separated")
+    parser.add_argument("--without", default="", help="features left out, comma-separated (to compare)")
     parser.add_argument("--save", action="store_true")
     args = parser.parse_args()
     django_setup()
@@ -64,8 +66,12 @@ def main() -> None:
     from evidence.judge.heads import Head
     from evidence.judge.sentences import RANK_FEATURES
 
-    rows = [r for r in question_rows() if r["features"]]
-    train = [r for r in rows if r["set"] in TRAIN]
+    left_out = set(filter(None, args.without.split(",")))
+    kept = [i for i, name in enumerate(RANK_FEATURES) if name not in left_out]
+    features = [RANK_FEATURES[i] for i in kept]
+    rows = [{**r, "features": [[v[i] for i in kept] for v in r["features"]]} for r in question_rows() if r["features"]]
+    train_sets = tuple(args.train.split(","))
+    train = [r for r in rows if r["set"] in train_sets]
     out_of_fold = [logits(row, *fit([r for r in train if r["paper"] != row["paper"]], args.c)) for row in train]
     before = [  # the fit without dev4, out of fold on the whole pool (dev4 is never in its training)
         logits(row, *fit([r for r in train if r["set"] in BEFORE and r["paper"] != row["paper"]], args.c))
@@ -82,20 +88,19 @@ def main() -> None:
             for name in HELD_OUT
             if (held := [r for r in rows if r["set"] == name])
         },
-        "coef": dict(zip(RANK_FEATURES, [round(float(v), 3) for v in model.coef_[0]], strict=True)),
+        "coef": dict(zip(features, [round(float(v), 3) for v in model.coef_[0]], strict=True)),
     }
     print(json.dumps(report))
     if args.save:
         Head(
             name="sentence_rank",
-            features=list(RANK_FEATURES),
+            features=features,
             mean=[float(v) for v in mean],
             scale=[float(v) for v in scale],
             coef=[float(v) for v in model.coef_[0]],
             intercept=float(model.intercept_[0]),
             meta={
-                "fitted_on": "realqa dev.json + dev2.json part A + bench/data/dev4.json (gold sentences of answerable "
-                "questions)",
+                "fitted_on": f"{', '.join(train_sets)} (gold sentences of answerable questions)",
                 "n_questions": len(train),
                 "c": args.c,
                 "recall_leave_one_paper_out": report["train_leave_one_paper_out"],

@@ -32,6 +32,7 @@ SETS = (
     ("dev2", "realqa2-dev", DATA / "realqa" / "dev2.json"),
     ("dev3", "realqa3-dev", ROOT / "bench" / "data" / "dev3.json"),  # held out
     ("dev4", "realqa4-dev", ROOT / "bench" / "data" / "dev4.json"),
+    ("dev5", "realqa5-dev", ROOT / "bench" / "data" / "dev5.json"),  # in-sample after its first evaluation
 )
 
 

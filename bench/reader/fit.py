@@ -178,12 +178,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=Path, action="append", help="replay rows (repeat for held-out sets)")
     parser.add_argument("--variant", default="prior+polar", choices=list(VARIANTS))
+    parser.add_argument("--pool", default=",".join(POOL), help="parts fitted on, comma-separated")
     parser.add_argument("--save", action="store_true")
     args = parser.parse_args()
+    pool_parts = tuple(args.pool.split(","))
     rows = [r for path in args.rows or [ROOT / "artifacts/reader/rows.jsonl"] for r in load(path)]
     for r in rows:
         r["found_model"] = bool(r["found"])  # the reader's own Not found rule
-    pool = [r for r in rows if r["part"] in POOL]
+    pool = [r for r in rows if r["part"] in pool_parts]
     pool_candidates = [r for r in pool if r["candidate"]]
     print("P(right), out of fold on the pool's candidates (AUROC, ECE):")
     for name, features in VARIANTS.items():
@@ -210,7 +212,7 @@ def main() -> None:
     report: dict = {"threshold": threshold, "pool_candidates": len(pool_candidates)}
     for part in sorted({r["part"] for r in rows}):
         part_rows = [r for r in rows if r["part"] == part]
-        if part in POOL:
+        if part in pool_parts:
             label = f"{part} (in-sample: out of fold by paper)"
             p = np.asarray([oof.get(id(r), 0.0) for r in part_rows])
         else:
@@ -223,7 +225,7 @@ def main() -> None:
         data = {
             "features": features, "mean": mean.tolist(), "scale": scale.tolist(),
             "coef": model.coef_[0].tolist(), "intercept": float(model.intercept_[0]), "threshold": threshold,  # type: ignore[attr-defined]
-            "meta": {"fitted_on": f"{', '.join(POOL)} (out of fold by paper for the threshold)",
+            "meta": {"fitted_on": f"{', '.join(pool_parts)} (out of fold by paper for the threshold)",
                      "variant": args.variant, "max_confident_wrong": MAX_CONFIDENT_WRONG,
                      "report": {k: v for k, v in report.items() if "held out" not in k}},
         }  # fmt: skip
