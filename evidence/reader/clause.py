@@ -23,7 +23,8 @@ PURPOSE_VERBS = (
 _MARKER = re.compile(
     r"\b(?:in order to|so as to|so that|because(?: of)?|since(?! \d| then\b| the (?:early|late|\d))|due to|"
     r"as(?= (?:it|they|this|these|there|we|the researchers)\b)|"
-    r"(?:argument|reason|idea|motivation|rationale|purpose|goal|aim)\b[^,;.]{0,80}?\bis (?:that|to)|"
+    r"(?:argument|reason|idea|motivation|rationale|purpose|goal|aim)\b[^,;.]{0,80}?\b(?:is|was) (?:that|to)|"
+    r"for (?:[\w\-]+ ){0,3}reasons?|"
     rf"to(?= (?:{PURPOSE_VERBS})\b))\b",
     re.I,
 )
@@ -31,8 +32,14 @@ _CLAUSE_END = re.compile(
     r";|,\s+(?:which|while|whereas|but|however|although|though|since|because|as|i\.e\.|e\.g\.)\b|\.\s*$|$", re.I
 )
 _DROPPED = re.compile(
-    r"^(?:as\s+|(?:argument|reason|idea|motivation|rationale|purpose|goal|aim)\b.*?\bis (?:that\s+|(?=to\b)))", re.I
+    r"^(?:as\s+|(?:argument|reason|idea|motivation|rationale|purpose|goal|aim)\b.*?\b(?:is|was) (?:that\s+|(?=to\b)))",
+    re.I,
 )
+# The second "as" of a comparison ("as many equations as there are variables") gives no reason.
+_COMPARISON = re.compile(r"\bas (?:many|much|few|little|well|long|far|\w+er)\b[^,;.]{0,60}$", re.I)
+# A clause that only points back ("To achieve this", "because of that") states no reason of its own.
+_POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)$", re.I)
+POINTING_WORDS = 3
 MAX_WORDS = 25
 MIN_SHARED = 2  # question terms the clause's sentence shares with the question
 
@@ -50,7 +57,10 @@ def reason_clause(text: str) -> tuple[int, int] | None:
     """The first reason or purpose clause of a sentence as [start, end), or None. A clause that opens the sentence
     ("In order to allow ..., networks are marked ...") ends at its first comma; one inside it at the sentence's end,
     a semicolon or a comma before a new clause ("which", "while", "but")."""
-    match = _MARKER.search(text)
+    match = next(
+        (m for m in _MARKER.finditer(text) if m.group().lower() != "as" or not _COMPARISON.search(text[: m.start()])),
+        None,
+    )
     if match is None:
         return None
     start = match.start()
@@ -65,6 +75,8 @@ def reason_clause(text: str) -> tuple[int, int] | None:
         end -= 1
     words = text[start:end].split()
     if len(words) < 2 or len(words) > MAX_WORDS:
+        return None
+    if len(words) <= POINTING_WORDS and _POINTS_BACK.search(text[start:end]):
         return None
     return start, end
 

@@ -24,7 +24,7 @@ from ..text.terms import terms
 from . import runtime
 from .anchor import Anchor, anchor, anchor_run, without_placeholders
 from .backends import Completion, ReaderUnavailable
-from .clause import clause_answer
+from .clause import clause_answer, reason_clause
 from .confidence import p_right, token_f1
 from .polarity import polarity_conflict
 from .prompt import Evidence, Reply, read_reply, system_message, user_message
@@ -207,12 +207,15 @@ def judge_reply(
         short = ShortAnswer(reply.text, None, 0, 0, probability, False, kind, [], _rounded(row),
                             reader={**meta, "anchored": False})  # fmt: skip
         return Reading(short, found)
+    trimmed = reason_within(texts[where.sentence], where) if asked == "purpose" else None
+    where = trimmed or where
     text = texts[where.sentence][where.start : where.end]
     row |= {"anchored": 1.0, "conflict": 0.0, "sentence_rank": float(where.sentence),
             "evidence_p": float(sentences[where.sentence].probability), "top": float(where.sentence == 0),
             "evidence_cov": float(sentences[where.sentence].coverage or 0.0),
             "row": float(bool(where.sentence < len(tables) and tables[where.sentence])),
-            "answer_words": float(len(text.split())), "partial": float(partial)}  # fmt: skip
+            "answer_words": float(len(text.split())), "partial": float(partial),
+            "clause": float(trimmed is not None)}  # fmt: skip
     row |= second_signals(second, text, len(texts))
     probability, show_at = p_right(row)
     show_at = show_at if threshold is None else threshold
@@ -224,6 +227,15 @@ def judge_reply(
     short = ShortAnswer(text, where.sentence, where.start, where.end, probability, found and probability >= show_at,
                         kind, alternatives, _rounded(row), reader={**meta, "anchored": True})  # fmt: skip
     return Reading(short, found)
+
+
+def reason_within(sentence: str, where: Anchor) -> Anchor | None:
+    """The reason clause inside an anchored reply to a purpose question, when the reply says more than it ("The
+    main motivation was to apply ..." -> "to apply ..."): the clause is the answer; None when it has none."""
+    span = reason_clause(sentence[where.start : where.end])
+    if span is None or span[1] - span[0] >= where.end - where.start:
+        return None
+    return Anchor(where.sentence, where.start + span[0], where.start + span[1])
 
 
 CLAUSES = True  # a purpose question the model gave no reason for is answered by its sentence's reason clause

@@ -35,6 +35,17 @@ def test_no_clause_where_no_reason_is_given():
     assert cut("Since 2004 the data has grown.") is None  # "since" with a year is time, not a reason
     assert cut("A is faster, as shown in Table 2.") is None
     assert cut("We translated the traits to pairwise distances.") is None  # "to" before no purpose verb
+    assert cut("The model has as many states as there are regimes.") is None  # a comparison, not a reason
+    assert cut("To achieve this, the measure is applied to binary data only.") is None  # it only points back
+
+
+def test_more_ways_of_stating_a_reason():
+    assert cut("It must hold as many equations as there are variables, for obvious identification reasons.") == (
+        "for obvious identification reasons"
+    )
+    assert cut("The main motivation was to apply the functional without operating on large matrices.") == (
+        "to apply the functional without operating on large matrices"
+    )
 
 
 def test_the_clause_comes_from_the_sentence_sharing_the_most_of_the_question():
@@ -64,3 +75,16 @@ def test_a_purpose_question_the_model_did_not_answer_is_answered_by_the_clause()
     short = reading.judge_reply("Why does the equiprob option default to FALSE?", sentences, read_reply(reply, 2),
                                 completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == reply and "clause" not in short.reader
+
+
+def test_a_reply_that_says_more_than_its_reason_is_cut_to_the_reason():
+    reply = "HC3 performs best in small samples as it gives less weight to influential points"
+    sentences = [Sentence(f"{reply}.", 0, 5.0, 0.8)]
+    short = reading.judge_reply("Why does HC3 perform best in small samples?", sentences, read_reply(reply, 1),
+                                completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "it gives less weight to influential points"
+    assert sentences[0].text[short.start : short.end] == short.text and short.signals["clause"] == 1.0
+    # A reply to another kind of question is never cut.
+    short = reading.judge_reply("Which estimator performs best in small samples?", sentences, read_reply("HC3", 1),
+                                completion("HC3"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "HC3" and short.signals["clause"] == 0.0
