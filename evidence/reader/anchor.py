@@ -1,10 +1,10 @@
 """Where the reader's answer stands in its evidence: an exact character range, or nothing (the answer is withheld).
 
 Matching forgives what a model changes when it copies: case, runs of whitespace, dash and quote forms, a line-end
-hyphen, spaces around a unit ("3.9 %" for "3.9%"), a count the sentence spells out ("28" for "Twenty eight"), and
-in a table row a percent sign the row leaves to its column's header ("97.9" for "97.9%"). A footnote mark after a
-word ends the word ("Threading-Building-Blocks⁴"). It forgives nothing else: an answer whose words are not in
-a sentence is not shown, whatever the model's confidence.
+hyphen, spaces around a unit ("3.9 %" for "3.9%"), a count the sentence spells out ("28" for "Twenty eight"), a
+leading zero the text leaves out ("0.1" for ".1"), and in a table row a percent sign the row leaves to its column's
+header ("97.9" for "97.9%"). A footnote mark after a word ends the word ("Threading-Building-Blocks⁴"). It forgives
+nothing else: an answer whose words are not in a sentence is not shown, whatever the model's confidence.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
         after = sentence[end] if end < len(sentence) else " "
         if (needle[0].isalnum() and _word_char(before)) or (needle[-1].isalnum() and _word_char(after)):
             continue
+        if needle[0] == "." and before.isdigit():  # ".1" is not the tail of "10.1"
+            continue
         return start, end
     return None
 
@@ -89,13 +91,15 @@ def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> A
 
 
 def _variants(answer: str) -> list[str]:
-    """The answer as given, then without a leading article or trailing punctuation, then a count as words."""
+    """The answer as given, then without a leading article or trailing punctuation, then a count as words, then a
+    decimal fraction as a text may print it without its leading zero ("0.1" for ".1")."""
     text = answer.strip()
     out = [text]
     bare = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.I).strip().rstrip(".,;:")
     if bare and bare != text:
         out.append(bare)
-    return out + spelled(bare or text)
+    fraction = re.fullmatch(r"([-+]?)0(\.\d+)", bare or text)
+    return out + spelled(bare or text) + ([fraction.group(1) + fraction.group(2)] if fraction else [])
 
 
 def spelled(count: str) -> list[str]:

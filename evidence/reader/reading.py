@@ -224,9 +224,23 @@ def judge_reply(
         alternatives.append({"text": extractive.text, "p": round(extractive.probability, 4),
                              "sentence": extractive.sentence, "reader": "extractive"})  # fmt: skip
     found = answered(row, extractive_found)
-    short = ShortAnswer(text, where.sentence, where.start, where.end, probability, found and probability >= show_at,
-                        kind, alternatives, _rounded(row), reader={**meta, "anchored": True})  # fmt: skip
+    echo = repeats_question(question, text)  # "RTE" to "the name of the RTE system": no answer, never shown
+    shown = found and probability >= show_at and not echo
+    said = {**meta, "anchored": True, **({"echo": True} if echo else {})}
+    short = ShortAnswer(text, where.sentence, where.start, where.end, probability, shown, kind, alternatives,
+                        _rounded(row), reader=said)  # fmt: skip
     return Reading(short, found)
+
+
+def repeats_question(question: str, answer: str) -> bool:
+    """Whether every word of the answer is a word of the question ("RTE" to "What is the name of the RTE system
+    ...?", "top-down" to "Which top-down method ...?"): it names what is asked about, not what is asked for. A
+    question that offers a choice ("... A or B?") is answered by its own words."""
+    if re.search(r"\bor\b", question, re.I):
+        return False
+    words = re.findall(r"\w+", answer.lower())
+    asked = set(re.findall(r"\w+", question.lower()))
+    return bool(words) and all(word in asked for word in words)
 
 
 def reason_within(sentence: str, where: Anchor) -> Anchor | None:

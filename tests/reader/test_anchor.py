@@ -91,3 +91,11 @@ def test_a_footnote_mark_ends_the_word_before_it():
     found = anchor("Intel's Threading-Building-Blocks", sentences)
     assert found is not None and sentences[0][found.start : found.end] == "Intel’s Threading-Building-Blocks"
     assert anchor("Threading", ["The Threadingx4 library"]) is None
+
+
+def test_a_decimal_anchors_where_the_text_leaves_out_its_leading_zero():
+    sentences = ["The default termination threshold epsilon is .1 for the solver."]
+    found = anchor("0.1", sentences)
+    assert found is not None and sentences[0][found.start : found.end] == ".1"
+    assert anchor("0.1", ["It ran for 10.1 seconds."]) is None  # not the tail of another number
+    assert anchor("0.5", ["The threshold is 0.5 here."]) is not None

@@ -61,6 +61,13 @@ def test_not_stated_shows_no_answer_and_leaves_not_found_to_the_collections_evid
     assert not result.found
 
 
+def test_an_answer_that_only_repeats_the_question_is_never_shown():
+    short = judged("Which lock service called Chubby does MapReduce rely on?", "Chubby", threshold=0.0).short
+    assert not short.shown and short.reader["echo"] is True and short.text == "Chubby"
+    assert judged("Does MapReduce rely on Chubby or on ZooKeeper?", "Chubby", threshold=0.0).short.shown  # a choice
+    assert "echo" not in judged("Which lock service does MapReduce rely on?", "Chubby", threshold=0.0).short.reader
+
+
 def test_a_low_probability_answer_is_withheld_and_a_zero_threshold_shows_it():
     assert not judged("How many machines ran the jobs?", "1800 machines", logprob=-3.0).short.shown
     assert judged("How many machines ran the jobs?", "1800 machines", logprob=-3.0, threshold=0.0).short.shown
