@@ -5,7 +5,9 @@ Pure functions; the rules are those of the realqa development set (its README):
   located in the stored text with runs of whitespace matched loosely);
 - answer right: a gold answer or variant, normalized (lowercase, punctuation and articles dropped, digits
   split from letters), occurs in the exact answer as a token sequence, or token F1 >= 0.5; yes/no answers
-  need the right polarity; an abstention is never a right answer to an answerable question;
+  need the right polarity; an abstention is never a right answer to an answerable question; strict: a gold
+  answer inside a long exact answer does not count, and a token F1 match does not count when the gold answer
+  states a number the exact answer lacks ("0.5" is not "0.64");
 - unanswerable questions: right when the system abstained.
 """
 
@@ -87,12 +89,29 @@ def answer_correct(exact_answer: str, answers: Sequence[str], qtype: str = "", s
     if qtype == "yes_no" or (gold_polar and len(normalize_tokens(answers[0])) == 1):
         return gold_polar is not None and polarity(exact_answer) == gold_polar
     predicted = normalize_tokens(exact_answer)
+    stated = numbers_in(exact_answer)
     for answer in answers:
         gold = normalize_tokens(answer)
         short = len(predicted) <= max(2 * len(gold), len(gold) + 3)
-        if (contains_sequence(predicted, gold) and (short or not strict)) or token_f1(predicted, gold) >= 0.5:
+        if contains_sequence(predicted, gold) and (short or not strict):
+            return True
+        # Numbers must agree (strict): "0.1672" is not "0.1375", though their tokens "0 1672" and "0 1375" half match.
+        if token_f1(predicted, gold) >= 0.5 and (not strict or numbers_in(answer) <= stated):
             return True
     return False
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*|\.\d+")
+
+
+def numbers_in(text: str) -> set[str]:
+    """The numbers a text states, thousands separators dropped and leading zeros kept apart ("3,100" -> "3100",
+    "0.5" -> "0.5", ".5" -> "0.5")."""
+    out = set()
+    for match in _NUMBER.findall(unicodedata.normalize("NFKC", text)):
+        number = match.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", match) else match
+        out.add(f"0{number}" if number.startswith(".") else number)
+    return out
 
 
 # A digit of a quote also matches its raised or lowered form: a quote copied as "Blocks4" or "cm2" is found where

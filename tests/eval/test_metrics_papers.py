@@ -25,6 +25,14 @@ def test_it_accepts_token_f1_of_one_half():
     assert not answer_correct("support vector", ["linear SVM"])
 
 
+def test_strict_numbers_must_agree_where_tokens_half_match():
+    assert answer_correct("0.1672", ["0.1375"]) and not answer_correct("0.1672", ["0.1375"], strict=True)
+    assert not answer_correct("1", ["-470 TPa-1"], strict=True)
+    assert answer_correct("3,100 points", ["3,100 data points"], strict=True)
+    assert answer_correct("15.12 hours", ["15.12"], strict=True)
+    assert answer_correct("linear SVM classifier", ["a linear SVM"], strict=True)  # no number: F1 alone still counts
+
+
 def test_it_needs_the_right_polarity_for_yes_no():
     assert answer_correct("No", ["no", "it did not"], "yes_no")
     assert not answer_correct("Yes", ["no", "it did not"], "yes_no")
