@@ -158,18 +158,56 @@ def header_columns(header: str) -> list[str]:
     return columns
 
 
+STUB_WORDS = 3  # the most words a header may spend naming its label column ("Training signal", "Field")
+
+
 def labelled_row(text: str, header: str) -> str:
     """The row with each cell named by its column ("Treated with respect: Yes (%) = 97.9; No (%) = 2.1;
-    Respondents = 97"), or "" when the header's columns and the row's cells do not pair up one to one."""
+    Respondents = 97"), or "" when the header's columns and the row's cells do not pair up one to one.
+
+    The header's first words may name the label column: one word, or up to STUB_WORDS ("Training signal CLS USR
+    CITE" over "SciBERT fine-tune 82.3 85.4 86.7"), the cells then pairing with the header's last columns, each of
+    which must be a name, not a number (a row of numbers taken for a header names nothing)."""
     label, values = row_cells(text)
-    columns = header_columns(header)
+    columns = joined_repeats(header_columns(header))
     if len(values) < ROW_CELLS or not label or " ".join(text.split()) == " ".join(header.split()):
         return ""
-    if len(columns) == len(values) + 1:
-        columns = columns[1:]  # the first column names the row labels
+    extra = len(columns) - len(values)
+    if extra == 1 or (1 < extra <= STUB_WORDS and all(re.search(r"[^\W\d_]", c) for c in columns[extra:])):
+        columns = columns[extra:]  # the first words name the row labels
     if len(columns) != len(values):
         return ""
     return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in zip(columns, values, strict=True))
+
+
+def joined_repeats(columns: list[str]) -> list[str]:
+    """Column names of two words told by a repeated word: "Avg Degree Max Degree" -> "Avg Degree", "Max Degree"
+    (joined to the word before it when the header ends with it), "Leurgans Ĝ Leurgans G̃" -> "Leurgans Ĝ",
+    "Leurgans G̃" (else to the word after it)."""
+    counts = {c: columns.count(c) for c in columns}
+    repeated = {c for c, n in counts.items() if n > 1 and re.search(r"[^\W\d_]", c)}
+    if not repeated or len(repeated) > 1:
+        return columns
+    word = repeated.pop()
+    out: list[str] = []
+    if columns[-1] == word:
+        for column in columns:
+            if column == word and out:
+                out[-1] = f"{out[-1]} {column}"
+            else:
+                out.append(column)
+        return out
+    skip = False
+    for i, column in enumerate(columns):
+        if skip:
+            skip = False
+            continue
+        if column == word and i + 1 < len(columns):
+            out.append(f"{column} {columns[i + 1]}")
+            skip = True
+        else:
+            out.append(column)
+    return out
 
 
 def key_row(text: str) -> bool:

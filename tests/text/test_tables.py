@@ -60,9 +60,19 @@ def test_a_rows_cells_are_named_by_a_header_that_pairs_up_with_them():
         "Treated with respect: Yes (%) = 97.9; No (%) = 2.1; Respondents = 97"
     )
     assert labelled_row("BK 0.431 -0.343", "Degree Closeness") == "BK: Degree = 0.431; Closeness = -0.343"
-    # Seven header words for a label and four cells: which words make a column cannot be told, so nothing is named.
+    # A repeated word tells the two-word columns; the header's first words name the label column.
     header = "Dataset Type Order Size Avg Degree Max Degree"
-    assert labelled_row("Google+ (GP) undirected 23628 39242 3.3217 2771", header) == ""
+    assert labelled_row("Google+ (GP) undirected 23628 39242 3.3217 2771", header) == (
+        "Google+ (GP) undirected: Order = 23628; Size = 39242; Avg Degree = 3.3217; Max Degree = 2771"
+    )
+    assert labelled_row("SciBERT fine-tune 83.3 86.1 78.0", "Training signal CLS USR All") == (
+        "SciBERT fine-tune: CLS = 83.3; USR = 86.1; All = 78.0"
+    )
+    # A header of numbers (a row taken for one) names nothing; nor do columns that cannot pair with the cells.
+    assert labelled_row("news runtime .40 .72 1.75", "initial # topics/word 12.2 17.0 26.8") == ""
+    header = "median Kaplan-Meier Nelson-Aalen Powell Leurgans G1 Leurgans G2"
+    assert labelled_row("n = 200 1.581 1.924 1.930 2.110 2.136 2.507", header) == ""
+    assert labelled_row("A 1.0 2.0", "Name Training signal of the X Y") == ""  # more than 3 words for the label
     assert labelled_row("Privacy given 99 1 97", "") == ""
     assert labelled_row("Item 1 2", "Item 1 2") == ""  # the header itself
 
