@@ -173,3 +173,74 @@ def anchor_run(answer: str, sentences: Sequence[str], named: int | None = None) 
         return None
     _, index, start, end = best
     return Anchor(index, start, end)
+
+
+_PRODUCT = re.compile(r"(?:\d[\d.,]*\s*[×x]\s*)+$")  # "4 × " before "21": one value of the form "4 × 21"
+_BRACED = re.compile(r"[{\[](?:\s*[-+]?\d[\d.]*\s*,)*\s*$")  # "{2, " before "3}": a set of values
+_SEPARATOR_BEFORE = re.compile(r"(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
+_SEPARATOR_AFTER = re.compile(r"^(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)")
+_FUNCTION_WORDS = {"the", "a", "an", "of", "in", "on", "for", "to", "with", "by", "we", "is", "are", "was", "were",
+                   "both", "between", "from", "at", "as", "that", "which", "it", "and", "or", "also"}  # fmt: skip
+
+
+def whole_value(sentence: str, where: Anchor, plural: bool) -> Anchor:
+    """Widen an answer that is one part of what the sentence states as one: a factor of a product ("21" of
+    "4 × 21"); for a question asking for several things (`plural`: "which coverage levels"), one item of a list
+    that ends with "and" or "or" ("95%" of "80% and 95%", "C6" of "C6 and Hep G2", "Medline" of "PubMed, EMBASE,
+    and Medline"). An item is one or two words that look like a value or a name, as the answer does."""
+    start, end = where.start, where.end
+    answer = sentence[start:end]
+    product = _PRODUCT.search(sentence[:start])
+    if product and re.fullmatch(r"\d[\d.,]*", answer.strip()):
+        start = product.start()
+    if not plural:
+        return Anchor(where.sentence, start, end)
+    braces = _BRACED.search(sentence[:start]), re.match(r"^(?:\s*,\s*[-+]?\d[\d.]*)*\s*[}\]]", sentence[end:])
+    if braces[0] and braces[1] and re.fullmatch(r"[-+]?\d[\d.]*", answer):  # "3" of "dtd = {2, 3}"
+        return Anchor(where.sentence, braces[0].start() + 1, end + len(braces[1].group().rstrip("}] ")))
+    lowercase = answer.islower() and len(answer.split()) == 1  # "accuracy" of "precision, recall and accuracy"
+    # Backwards: the answer is the list's last item, so the separator next to it holds "and" / "or".
+    rest, first = sentence[:start], True
+    while (sep := _SEPARATOR_BEFORE.search(rest)) and (first is False or re.search(r"and|or|&", sep.group())):
+        item = _item_before(rest[: sep.start()], lowercase)
+        if item is None:
+            break
+        start, rest, first = item, sentence[:item], False
+    # Forwards: the answer is the list's first item; the list ends after the item that follows "and" / "or".
+    rest_at, last = end, end
+    while sep := _SEPARATOR_AFTER.match(sentence[rest_at:]):
+        item_end = _item_after(sentence, rest_at + sep.end(), lowercase)
+        if item_end is None:
+            break
+        rest_at = item_end
+        if re.search(r"and|or|&", sep.group()):
+            last = item_end
+            break
+    return Anchor(where.sentence, start, max(end, last))
+
+
+def _looks_like_item(words: list[str], lowercase: bool) -> bool:
+    if any(w.lower() in _FUNCTION_WORDS for w in words):
+        return False
+    if lowercase:
+        return len(words) == 1 and words[0].isalpha()
+    return all(re.search(r"[\dA-Z%]", w) for w in words)
+
+
+def _item_before(text: str, lowercase: bool) -> int | None:
+    """Where the list item that ends `text` starts (two words, else one), or None."""
+    for count in (2, 1):
+        match = re.search(rf"(?:[^\s,;:(){{}}\[\]]+ ){{{count - 1}}}[^\s,;:(){{}}\[\]]+$", text)
+        if match and _looks_like_item(match.group().split(), lowercase):
+            return match.start()
+    return None
+
+
+def _item_after(sentence: str, at: int, lowercase: bool) -> int | None:
+    """Where the list item that starts at `at` ends (two words, else one), or None."""
+    for count in (2, 1):
+        match = re.match(rf"[^\s,;:(){{}}\[\]]+(?: [^\s,;:(){{}}\[\]]+){{{count - 1}}}", sentence[at:])
+        item = match.group().rstrip(".!?'\"") if match else ""
+        if item and _looks_like_item(item.split(), lowercase):
+            return at + len(item)
+    return None

@@ -137,6 +137,13 @@ def asked_noun(question: str) -> str:
     return phrase.split()[-1] if phrase else ""
 
 
+def asks_for_several(question: str) -> bool:
+    """Whether a which/what question asks for several things: its head noun is a plural ("which coverage levels",
+    "what metrics"; not "which corpus", "what analysis")."""
+    noun = asked_noun(question).lower()
+    return len(noun) > 3 and noun.endswith("s") and not noun.endswith(("ss", "us", "is"))
+
+
 def asked_phrase(question: str) -> str:
     """Return the thing a which/what question asks for ("which programming language ..." -> "programming language")."""
     q = " ".join(question.split())

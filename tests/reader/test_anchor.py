@@ -99,3 +99,31 @@ def test_a_decimal_anchors_where_the_text_leaves_out_its_leading_zero():
     assert found is not None and sentences[0][found.start : found.end] == ".1"
     assert anchor("0.1", ["It ran for 10.1 seconds."]) is None  # not the tail of another number
     assert anchor("0.5", ["The threshold is 0.5 here."]) is not None
+
+
+def whole(sentence: str, answer: str, plural: bool) -> str:
+    from evidence.reader.anchor import whole_value
+
+    where = anchor(answer, [sentence])
+    assert where is not None
+    widened = whole_value(sentence, where, plural)
+    return sentence[widened.start : widened.end]
+
+
+def test_a_list_item_widens_to_the_list_for_a_question_asking_for_several():
+    assert whole("By default, 80% and 95% prediction intervals are computed.", "95%", True) == "80% and 95%"
+    assert whole("We searched PubMed, EMBASE, and Medline.", "PubMed", True) == "PubMed, EMBASE, and Medline"
+    assert whole("We used C6 and Hep G2 cells.", "C6", True) == "C6 and Hep G2"
+    assert whole("seeds at distance dtd = {2, 3} apart", "3", True) == "2, 3"
+    assert whole("By default, 80% and 95% prediction intervals are computed.", "95%", False) == "95%"  # one thing
+
+
+def test_a_list_is_widened_only_over_items_that_look_like_the_answer():
+    assert whole("In 2010, 3 studies were done.", "3", True) == "3"  # a comma alone makes no list
+    assert whole("We searched the archive and Medline.", "Medline", True) == "Medline"  # "the archive" is no item
+    assert whole("We report precision, recall and accuracy.", "accuracy", True) == "precision, recall and accuracy"
+
+
+def test_a_factor_widens_to_its_product_whatever_the_question():
+    assert whole("The maze is of size 4 × 21 cells.", "21", False) == "4 × 21"
+    assert whole("The maze has 21 cells.", "21", False) == "21"

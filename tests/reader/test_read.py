@@ -238,3 +238,12 @@ def test_by_default_the_model_reads_once(monkeypatch):
     monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
     assert reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True).short.shown
     assert len(asked) == 1
+
+
+def test_an_item_of_a_list_is_shown_as_the_list_when_the_question_asks_for_several():
+    sentences = [Sentence("The carriers were tested on C6 and Hep G2 cells.", 0, 5.0, 0.8)]
+    for question, shown in (("Which cell lines were the carriers tested on?", "C6 and Hep G2"),
+                            ("Which cell line was used first?", "C6")):  # fmt: skip
+        short = reading.judge_reply(question, sentences, read_reply("C6", 1), completion("C6"), EXTRACTIVE, True,
+                                    0.0, 1.0).short  # fmt: skip
+        assert short.text == shown and sentences[0].text[short.start : short.end] == shown

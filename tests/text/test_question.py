@@ -46,3 +46,13 @@ def test_a_purpose_question_is_one_by_its_why_its_motivation_or_the_idea_behind_
     assert question_kind("What is DTPA used for?") == "purpose"
     assert question_kind("Which named entity recognizer was used for English?") == "name"  # not what it is for
     assert question_kind("What metrics are used for evaluation?") == "name"
+
+
+def test_a_question_asking_for_several_things_has_a_plural_head_noun():
+    from evidence.text.question import asks_for_several
+
+    assert asks_for_several("At what coverage levels does the package compute prediction intervals?")
+    assert asks_for_several("Which literature databases were searched?")
+    assert not asks_for_several("Which corpus was used?")
+    assert not asks_for_several("Which dataset was used?")
+    assert not asks_for_several("How many cells were counted?")
