@@ -8,6 +8,8 @@ Usage (evaluations made with `manage.py evaluate papers`, through the product pa
 (bench/data/dev3.json) is held out whole. Part A of dev2 checked the answer layer's choices (its calibration and
 thresholds were fitted on it, out of fold); part B (every second paper by name, bench/answers/data.py) was never
 used for any choice. One JSON line per set.
+`--rescore`: score each stored answer again with today's strict scorer (evidence/eval/metrics_papers.py) rather
+than read the metrics stored when the evaluation ran, so evaluations made before a scoring fix compare fairly.
 `in_reader_input`: of the answerable questions read by the whole-paper reader, the share whose gold sentence was
 among the sentences the reader model was given (the stored evidence rows, best first, cut to the reader's word
 budget as reading.sentences_within cuts them); `whole_paper_read` says how many that was.
@@ -48,6 +50,23 @@ def in_reader_input(item, gold: dict) -> bool | None:
     return any(r["docid"] == d and r["start"] < b and a < r["end"] for r in read for d, a, b in ranges)
 
 
+def rescored(item, gold: dict) -> dict:
+    """The item's metrics with its exact answer and candidate scored again as the evaluation scores them
+    (metrics_papers.answer_correct, strict), by today's scorer."""
+    from evidence.eval.metrics_papers import answer_correct, is_abstention
+    from evidence.run_state import StoredAnswer
+
+    metrics = dict(item.metrics)
+    if item.run is None or not gold or not metrics.get("answerable"):
+        return metrics
+    stored = StoredAnswer.of(item.run)
+    exact, candidate = stored.exact_answer, stored.candidate or stored.exact_answer
+    answers, kind = gold["answers"], gold["type"]
+    metrics["answer_strict"] = float(answer_correct(exact, answers, kind, strict=True))
+    metrics["candidate_strict"] = float(not is_abstention(exact) and answer_correct(candidate, answers, kind, True))
+    return metrics
+
+
 def main() -> None:
     django_setup()
     from bench.answers.data import HELD_OUT, paper_of
@@ -55,7 +74,8 @@ def main() -> None:
     from evidence.eval.papers_bench import score_from_dict
     from evidence.models import Evaluation
 
-    for spec in sys.argv[1:]:
+    rescore = "--rescore" in sys.argv
+    for spec in [a for a in sys.argv[1:] if a != "--rescore"]:
         name, rest = spec.split("=", 1)
         evaluation_id, _, questions = rest.partition(":")
         golds = {str(q["qid"]): q for q in json.loads(Path(questions).read_text())} if questions else {}
@@ -65,6 +85,8 @@ def main() -> None:
         kinds: dict[str, dict[str, list[bool]]] = {}  # part -> gold type -> shown right, per answerable question
         inputs: dict[str, list[bool]] = {}
         for item in evaluation.items.select_related("run__collection").order_by("pk"):
+            if rescore:
+                item.metrics = rescored(item, golds.get(item.qid, {}))
             part = name
             if name == "dev2":
                 part = "dev2B" if papers[item.qid] in HELD_OUT else "dev2A"
