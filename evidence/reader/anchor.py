@@ -178,6 +178,7 @@ def anchor_run(answer: str, sentences: Sequence[str], named: int | None = None) 
 _PRODUCT = re.compile(r"(?:\d[\d.,]*\s*[×x]\s*)+$")  # "4 × " before "21": one value of the form "4 × 21"
 _BRACED = re.compile(r"[{\[](?:\s*[-+]?\d[\d.]*\s*,)*\s*$")  # "{2, " before "3}": a set of values
 _SEPARATOR_BEFORE = re.compile(r"(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
+_CONJUNCTION = re.compile(r"\b(?:and|or)\b|&")
 _SEPARATOR_AFTER = re.compile(r"^(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)")
 _FUNCTION_WORDS = {"the", "a", "an", "of", "in", "on", "for", "to", "with", "by", "we", "is", "are", "was", "were",
                    "both", "between", "from", "at", "as", "that", "which", "it", "and", "or", "also"}  # fmt: skip
@@ -199,24 +200,25 @@ def whole_value(sentence: str, where: Anchor, plural: bool) -> Anchor:
     if braces[0] and braces[1] and re.fullmatch(r"[-+]?\d[\d.]*", answer):  # "3" of "dtd = {2, 3}"
         return Anchor(where.sentence, braces[0].start() + 1, end + len(braces[1].group().rstrip("}] ")))
     lowercase = answer.islower() and len(answer.split()) == 1  # "accuracy" of "precision, recall and accuracy"
-    # Backwards: the answer is the list's last item, so the separator next to it holds "and" / "or".
-    rest, first = sentence[:start], True
-    while (sep := _SEPARATOR_BEFORE.search(rest)) and (first is False or re.search(r"and|or|&", sep.group())):
-        item = _item_before(rest[: sep.start()], lowercase)
-        if item is None:
-            break
-        start, rest, first = item, sentence[:item], False
-    # Forwards: the answer is the list's first item; the list ends after the item that follows "and" / "or".
+    # Forwards: the list ends after the item that follows "and" / "or" ("C6" of "C6 and Hep G2").
     rest_at, last = end, end
     while sep := _SEPARATOR_AFTER.match(sentence[rest_at:]):
         item_end = _item_after(sentence, rest_at + sep.end(), lowercase)
         if item_end is None:
             break
         rest_at = item_end
-        if re.search(r"and|or|&", sep.group()):
+        if _CONJUNCTION.search(sep.group()):
             last = item_end
             break
-    return Anchor(where.sentence, start, max(end, last))
+    # Backwards: an answer that ends no list must be its last item, after "and" / "or" ("95%" of "80% and 95%");
+    # one inside a list just found takes the items before it ("B" of "A, B, and C").
+    rest, open_list = sentence[:start], last > end
+    while (sep := _SEPARATOR_BEFORE.search(rest)) and (open_list or _CONJUNCTION.search(sep.group())):
+        item = _item_before(rest[: sep.start()], lowercase)
+        if item is None:
+            break
+        start, rest, open_list = item, sentence[:item], True
+    return Anchor(where.sentence, start, last)
 
 
 def _looks_like_item(words: list[str], lowercase: bool) -> bool:

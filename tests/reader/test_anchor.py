@@ -115,6 +115,7 @@ def test_a_list_item_widens_to_the_list_for_a_question_asking_for_several():
     assert whole("We searched PubMed, EMBASE, and Medline.", "PubMed", True) == "PubMed, EMBASE, and Medline"
     assert whole("We used C6 and Hep G2 cells.", "C6", True) == "C6 and Hep G2"
     assert whole("seeds at distance dtd = {2, 3} apart", "3", True) == "2, 3"
+    assert whole("We searched PubMed, EMBASE, and Medline.", "EMBASE", True) == "PubMed, EMBASE, and Medline"
     assert whole("By default, 80% and 95% prediction intervals are computed.", "95%", False) == "95%"  # one thing
 
 
