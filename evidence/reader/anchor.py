@@ -123,12 +123,16 @@ def _cell(answer: str) -> list[str]:
     return [match.group(1)] if match else []
 
 
-_PLACEHOLDER = re.compile(r"(?:\b(?:Table|Figure|Fig\.|Section|Eq\.)\s+)?\b(?:BIBREF|TABREF|FIGREF|SECREF|EQREF)\d+\b")
+_PLACEHOLDER = re.compile(
+    r"(?:\b(?:Table|Figure|Fig\.|Section|Eq\.)\s+)?\b(?:BIBREF|TABREF|FIGREF|SECREF|EQREF)\d+\b"
+    r"|\b(?:tab|fig|sec|eq|app|alg|lst):[\w\-.:]*\w"  # a LaTeX label left in the text ("tab:int-stats")
+)
 
 
 def without_placeholders(sentence: str, start: int, end: int) -> tuple[int, int]:
     """Shrink an answer's range past the reference placeholders some datasets leave in text ("Turkish BIBREF10",
-    "Table TABREF12"): they are never part of an answer. An answer that is nothing else comes back empty."""
+    "Table TABREF12", a LaTeX label such as "tab:int-stats"): they are never part of an answer. An answer that is
+    nothing else comes back empty."""
     text = sentence[start:end]
     blocked = [(m.start(), m.end()) for m in _PLACEHOLDER.finditer(text)]
     words = [m for m in re.finditer(r"\S+", text) if not any(a <= m.start() < b for a, b in blocked)]

@@ -54,6 +54,10 @@ def test_reference_placeholders_are_never_part_of_an_answer():
         without_placeholders(sentence, found.start, found.end)[0]
         == without_placeholders(sentence, found.start, found.end)[1]
     )
+    sentence = "The interactions are summarized in tab:int-stats and come from Food.com."
+    found = anchor("tab:int-stats", [sentence])
+    start, end = without_placeholders(sentence, found.start, found.end)
+    assert start == end  # a LaTeX label is nothing to show
 
 
 def test_a_percentage_anchors_on_a_table_rows_bare_number_and_only_there():
