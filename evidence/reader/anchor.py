@@ -250,3 +250,25 @@ def _item_after(sentence: str, at: int, lowercase: bool) -> int | None:
         if item and _looks_like_item(item.split(), lowercase):
             return at + len(item)
     return None
+
+
+_NAME_PART = re.compile(r"^(?:['’]s\b|\s+(?:of|for|de|von|van)\b|\s+[A-Z][\w\-]*)")
+
+
+def through_noun(sentence: str, where: Anchor, noun: str) -> Anchor:
+    """Widen a name cut short of the noun the question asks for ("SIGKDD 2014" of "SIGKDD 2014's Test of Time
+    Award" to "which award"): when 1 to 4 words after it are parts of a name (capitalized, "of", "'s") up to that
+    noun, the name runs through the noun."""
+    if not noun:
+        return where
+    end, words = where.end, 0
+    while words <= 4:
+        after = re.match(rf"^\s+{re.escape(noun)}\b", sentence[end:], re.I)
+        if after and words:  # the noun right after the answer adds nothing ("Adam" to "which optimizer")
+            return Anchor(where.sentence, where.start, end + after.end())
+        part = _NAME_PART.match(sentence[end:])
+        if part is None:
+            return where
+        end += part.end()
+        words += 1
+    return where

@@ -19,10 +19,10 @@ from django.conf import settings
 
 from ..answers.layer import ShortAnswer
 from ..answers.ranker_rows import Sentence
-from ..text.question import asks_for_several, negated, question_kind
+from ..text.question import asked_noun, asks_for_several, negated, question_kind
 from ..text.terms import terms
 from . import runtime
-from .anchor import Anchor, anchor, anchor_run, whole_value, without_placeholders
+from .anchor import Anchor, anchor, anchor_run, through_noun, whole_value, without_placeholders
 from .backends import Completion, ReaderUnavailable
 from .clause import clause_answer, reason_clause
 from .confidence import p_right, token_f1
@@ -202,6 +202,7 @@ def judge_reply(
     if where is not None and asked != "purpose":
         # "95%" of "80% and 95%" to "which coverage levels", "21" of "4 × 21": the whole value the sentence states.
         where = whole_value(texts[where.sentence], where, asks_for_several(question))
+        where = through_noun(texts[where.sentence], where, asked_noun(question))
     if where is None:
         # Not in the evidence: withheld, whatever the model's confidence.
         row |= {"anchored": 0.0}

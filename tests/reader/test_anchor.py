@@ -132,3 +132,16 @@ def test_a_list_is_widened_only_over_items_that_look_like_the_answer():
 def test_a_factor_widens_to_its_product_whatever_the_question():
     assert whole("The maze is of size 4 × 21 cells.", "21", False) == "4 × 21"
     assert whole("The maze has 21 cells.", "21", False) == "21"
+
+
+def test_a_name_cut_short_of_the_asked_noun_runs_through_it():
+    from evidence.reader.anchor import through_noun
+
+    sentence = "DBSCAN received the SIGKDD 2014’s Test of Time Award in 2014."
+    widened = through_noun(sentence, anchor("SIGKDD 2014", [sentence]), "award")
+    assert sentence[widened.start : widened.end] == "SIGKDD 2014’s Test of Time Award"
+    for sentence, answer, noun in (("DBSCAN is a clustering algorithm.", "DBSCAN", "algorithm"),  # not a name part
+                                   ("We use the Adam optimizer.", "Adam", "optimizer"),  # nothing between
+                                   ("The SIGKDD Award went to DBSCAN.", "SIGKDD", "")):  # fmt: skip
+        where = anchor(answer, [sentence])
+        assert through_noun(sentence, where, noun) == where
