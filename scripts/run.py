@@ -191,6 +191,9 @@ def serve() -> None:
     children: list[Supervised] = []
     installer: subprocess.Popen[bytes] | None = None
     signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops everything as Ctrl-C does
+    # Ctrl-C stops everything even where the shell that started us ignores SIGINT (a job started with `&`): else the
+    # children, which handle it, would exit on it and be restarted here as if they had crashed.
+    signal.signal(signal.SIGINT, _interrupt)
     try:
         step([PY, "manage.py", "migrate", "--noinput", "-v", "0"])
         step([PY, "manage.py", "prepare_static"])  # the compressed copies the web server sends, when out of date
