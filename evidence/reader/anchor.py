@@ -90,6 +90,41 @@ def anchor(answer: str, sentences: Sequence[str], named: int | None = None) -> A
     return None
 
 
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.I)
+MAX_GAP_WORDS = 8  # words between two items of one list ("German (De), Dutch (Nl), Russian (Ru), Spanish")
+
+
+def list_items(answer: str) -> list[str]:
+    """The items of a reply that lists several things ("F1, Acc", "A, B and C"), or [] for any other reply."""
+    items = [item.strip(" .") for item in _LIST_SEPARATOR.split(answer)]
+    items = [item for item in items if len(item) >= 2]
+    return items if len(items) >= 2 else []
+
+
+def anchor_items(answer: str, sentences: Sequence[str], named: int | None = None) -> Anchor | None:
+    """Where a list reply stands that no sentence writes as a whole ("F1, Acc" of "precision, recall, F1 and
+    accuracy"): in the sentence holding the most of its items (at least half; then the one the reader named, then
+    the better ranked), from its first item found to its last while only a list lies between (a separator, at most
+    MAX_GAP_WORDS words); None when no sentence holds half of the items."""
+    items = list_items(answer)
+    best: tuple[tuple[int, bool, int], int, list[tuple[int, int]]] | None = None
+    for index, sentence in enumerate(sentences):
+        found = sorted((a.start, a.end) for item in items if (a := anchor(item, [sentence])) is not None)
+        key = (len(found), index == named, -index)
+        if 2 * len(found) >= len(items) and (best is None or key > best[0]):
+            best = (key, index, found)
+    if not items or best is None:
+        return None
+    _, index, found = best
+    start, end = found[0]
+    for item_start, item_end in found[1:]:
+        gap = sentences[index][end:item_start]
+        if len(gap.split()) > MAX_GAP_WORDS or not _LIST_SEPARATOR.search(gap):
+            break
+        end = max(end, item_end)
+    return Anchor(index, start, end)
+
+
 def _variants(answer: str) -> list[str]:
     """The answer as given, then without a leading article or trailing punctuation, then a count as words, then a
     decimal fraction as a text may print it without its leading zero ("0.1" for ".1")."""
@@ -188,11 +223,12 @@ _FUNCTION_WORDS = {"the", "a", "an", "of", "in", "on", "for", "to", "with", "by"
                    "both", "between", "from", "at", "as", "that", "which", "it", "and", "or", "also"}  # fmt: skip
 
 
-def whole_value(sentence: str, where: Anchor, plural: bool) -> Anchor:
+def whole_value(sentence: str, where: Anchor, plural: bool, listed: bool = False) -> Anchor:
     """Widen an answer that is one part of what the sentence states as one: a factor of a product ("21" of
     "4 × 21"); for a question asking for several things (`plural`: "which coverage levels"), one item of a list
     that ends with "and" or "or" ("95%" of "80% and 95%", "C6" of "C6 and Hep G2", "Medline" of "PubMed, EMBASE,
-    and Medline"). An item is one or two words that look like a value or a name, as the answer does."""
+    and Medline"). An item is one or two words that look like a value or a name, as the answer does; when the
+    reader itself gave a list (`listed`), a single word of any case is an item too ("precision, recall, F1")."""
     start, end = where.start, where.end
     answer = sentence[start:end]
     product = _PRODUCT.search(sentence[:start])
@@ -204,6 +240,7 @@ def whole_value(sentence: str, where: Anchor, plural: bool) -> Anchor:
     if braces[0] and braces[1] and re.fullmatch(r"[-+]?\d[\d.]*", answer):  # "3" of "dtd = {2, 3}"
         return Anchor(where.sentence, braces[0].start() + 1, end + len(braces[1].group().rstrip("}] ")))
     lowercase = answer.islower() and len(answer.split()) == 1  # "accuracy" of "precision, recall and accuracy"
+    lowercase = lowercase or (None if listed else False)
     # Forwards: the list ends after the item that follows "and" / "or" ("C6" of "C6 and Hep G2").
     rest_at, last = end, end
     while sep := _SEPARATOR_AFTER.match(sentence[rest_at:]):
@@ -225,15 +262,17 @@ def whole_value(sentence: str, where: Anchor, plural: bool) -> Anchor:
     return Anchor(where.sentence, start, last)
 
 
-def _looks_like_item(words: list[str], lowercase: bool) -> bool:
+def _looks_like_item(words: list[str], lowercase: bool | None) -> bool:
+    """An item like the answer: one lowercase word (`lowercase` True), a name or value of one or two words
+    (False), or either (None: the reader gave a list)."""
     if any(w.lower() in _FUNCTION_WORDS for w in words):
         return False
-    if lowercase:
-        return len(words) == 1 and words[0].isalpha()
-    return all(re.search(r"[\dA-Z%]", w) for w in words)
+    if lowercase is not False and len(words) == 1 and words[0].isalpha():
+        return True
+    return not lowercase and all(re.search(r"[\dA-Z%]", w) for w in words)
 
 
-def _item_before(text: str, lowercase: bool) -> int | None:
+def _item_before(text: str, lowercase: bool | None) -> int | None:
     """Where the list item that ends `text` starts (two words, else one), or None."""
     for count in (2, 1):
         match = re.search(rf"(?:[^\s,;:(){{}}\[\]]+ ){{{count - 1}}}[^\s,;:(){{}}\[\]]+$", text)
@@ -242,7 +281,7 @@ def _item_before(text: str, lowercase: bool) -> int | None:
     return None
 
 
-def _item_after(sentence: str, at: int, lowercase: bool) -> int | None:
+def _item_after(sentence: str, at: int, lowercase: bool | None) -> int | None:
     """Where the list item that starts at `at` ends (two words, else one), or None."""
     for count in (2, 1):
         match = re.match(rf"[^\s,;:(){{}}\[\]]+(?: [^\s,;:(){{}}\[\]]+){{{count - 1}}}", sentence[at:])

@@ -94,3 +94,62 @@ def clause_answer(question: str, texts: Sequence[str]) -> Clause | None:
         if shared >= MIN_SHARED and (best is None or shared > best[0]):
             best = (shared, -i, Clause(i, *span))
     return best[2] if best else None
+
+
+_LEAD = re.compile(r"^(?:[^\s,;]+\s+){0,3}[^\s,;]+,\s+")  # "Formally, ", "In this paper, ": no part of the description
+DESCRIPTION_WORDS = (4, 40)  # the fewest and most words of a description
+
+
+_MEANS = re.compile(r"\b(?:by(?= (?:means of |way of )?[\w\-]+ing\b)|through|via|using)\s+", re.I)
+
+
+def means_clause(text: str) -> tuple[int, int] | None:
+    """The clause that says how something is done ("by doubling the number of cities", "through crowdsourcing",
+    "using a bank of donated sentences") as [start, end), to the end of its clause; None when the sentence has none
+    of 2 to MAX_WORDS words."""
+    match = _MEANS.search(text)
+    if match is None:
+        return None
+    start = match.start()
+    end = match.end() + _CLAUSE_END.search(text[match.end() :]).start()  # type: ignore[union-attr]
+    while end > start and text[end - 1] in " ,;:.":
+        end -= 1
+    return (start, end) if 2 <= len(text[start:end].split()) <= MAX_WORDS else None
+
+
+def description_clause(text: str) -> tuple[int, int] | None:
+    """The description a sentence gives, as [start, end): the sentence without a leading phrase of at most 4 words
+    before a comma and its closing punctuation; None when that leaves fewer than 4 words or more than 40."""
+    lead = _LEAD.match(text)
+    start = lead.end() if lead else 0
+    end = len(text)
+    while end > start and text[end - 1] in " ,;:.":
+        end -= 1
+    low, high = DESCRIPTION_WORDS
+    return (start, end) if low <= len(text[start:end].split()) <= high else None
+
+
+@dataclass(frozen=True)
+class Description(Clause):
+    """A description's range; `means` when it is the clause saying how ("by doubling ..."), else a whole sentence."""
+
+    means: bool = False
+
+
+def description_answer(question: str, texts: Sequence[str], cited: int | None) -> Description | None:
+    """The description answering "how was it done" or "what is it", from the sentence the reader's answer rests on
+    (`cited`), else the sentence sharing the most of the question's terms, at least MIN_SHARED (then the better
+    ranked): to a "how" question the sentence's means clause when it has one, else the sentence's description;
+    None when that sentence gives neither."""
+    if cited is None:
+        asked = set(terms(question))
+        shared = [(len(asked & set(terms(text))), -i) for i, text in enumerate(texts)]
+        best = max(shared, default=(0, 0))
+        cited = -best[1] if best[0] >= MIN_SHARED else None
+    if cited is None:
+        return None
+    means = means_clause(texts[cited]) if re.match(r"\s*how\b", question, re.I) else None
+    if means:
+        return Description(cited, *means, means=True)
+    span = description_clause(texts[cited])
+    return Description(cited, *span) if span else None

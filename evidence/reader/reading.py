@@ -19,12 +19,12 @@ from django.conf import settings
 
 from ..answers.layer import ShortAnswer
 from ..answers.ranker_rows import Sentence
-from ..text.question import asked_noun, asks_for_several, negated, question_kind
+from ..text.question import asked_noun, asks_for_description, asks_for_several, negated, question_kind
 from ..text.terms import terms
 from . import runtime
-from .anchor import Anchor, anchor, anchor_run, through_noun, whole_value, without_placeholders
+from .anchor import Anchor, anchor, anchor_items, anchor_run, through_noun, whole_value, without_placeholders
 from .backends import Completion, ReaderUnavailable
-from .clause import clause_answer, reason_clause
+from .clause import Description, clause_answer, description_answer, reason_clause
 from .confidence import p_right, token_f1
 from .polarity import polarity_conflict
 from .prompt import Evidence, Reply, read_reply, system_message, user_message
@@ -111,7 +111,7 @@ def cited_sentence(question: str, reply: Reply, texts: Sequence[str]) -> int | N
         return None
     if reply.polarity and question_kind(question) == "yes_no":
         return verdict_sentence(question, texts, reply.sentence)
-    where = anchor(reply.text, texts, reply.sentence)
+    where = anchor(reply.text, texts, reply.sentence) or anchor_items(reply.text, texts, reply.sentence)
     if where is None and PARTIAL_ANCHOR and question_kind(question) in CLAUSE_KINDS:
         where = anchor_run(reply.text, texts, reply.sentence)
     return where.sentence if where is not None else None
@@ -154,22 +154,31 @@ def judge_reply(
     row = signals_of(reply, completion, extractive, sentences) | kind_signals(asked)
     meta = {"backend": "model", "reply": completion.text[:200], "seconds": round(seconds, 3),
             "prompt_tokens": completion.prompt_tokens, "evaluated_tokens": completion.evaluated_tokens}  # fmt: skip
+    clause = None
     if asked == "purpose" and not_a_reason(reply, texts):
+        # The model said "not stated", or gave no reason, where a sentence states one: its reason clause.
         clause = clause_answer(question, texts) if CLAUSES else None
-        if clause is not None:
-            # The model said "not stated", or gave no reason, where a sentence states one: its reason clause.
-            text = texts[clause.sentence][clause.start : clause.end]
-            row |= {"anchored": 1.0, "sentence_rank": float(clause.sentence), "top": float(clause.sentence == 0),
-                    "evidence_p": float(sentences[clause.sentence].probability), "clause": 1.0,
-                    "evidence_cov": float(sentences[clause.sentence].coverage or 0.0),
-                    "answer_words": float(len(text.split()))}  # fmt: skip
-            probability, show_at = p_right(row)
-            show_at = show_at if threshold is None else threshold
-            found = answered(row, extractive_found)
-            said = {**meta, "anchored": True, "clause": True, "not_stated": reply.not_stated}
-            short = ShortAnswer(text, clause.sentence, clause.start, clause.end, probability,
-                                found and probability >= show_at, kind, [], _rounded(row), reader=said)  # fmt: skip
-            return Reading(short, found)
+    elif asks_for_description(question) and not_a_description(reply, texts):
+        # "How was the dataset collected?" answered "not stated" or "BLEU": the sentence's description.
+        clause = description_answer(question, texts, cited_sentence(question, reply, texts)) if CLAUSES else None
+    if clause is not None:
+        text = texts[clause.sentence][clause.start : clause.end]
+        row |= {"anchored": 1.0, "sentence_rank": float(clause.sentence), "top": float(clause.sentence == 0),
+                "evidence_p": float(sentences[clause.sentence].probability), "clause": 1.0,
+                "evidence_cov": float(sentences[clause.sentence].coverage or 0.0),
+                "answer_words": float(len(text.split()))}  # fmt: skip
+        probability, show_at = p_right(row)
+        show_at = show_at if threshold is None else threshold
+        found = answered(row, extractive_found)
+        # A whole sentence is evidence, not a short answer: the page shows it as the evidence, and only a caller
+        # that asks for every best answer (threshold 0: QASPER's scorer) gets it as the answer.
+        sentence = isinstance(clause, Description) and not clause.means
+        shown = found and probability >= show_at and (not sentence or show_at <= 0)
+        said = {**meta, "anchored": True, "clause": True, "not_stated": reply.not_stated,
+                **({"description": "means" if clause.means else "sentence"} if isinstance(clause, Description) else {})}
+        short = ShortAnswer(text, clause.sentence, clause.start, clause.end, probability, shown, kind, [],
+                            _rounded(row), reader=said)  # fmt: skip
+        return Reading(short, found)
     if reply.not_stated:
         found = answered(row, extractive_found)
         short = ShortAnswer("", None, 0, 0, 0.0, False, kind, [], _rounded(row), reader={**meta, "not_stated": True})
@@ -192,6 +201,8 @@ def judge_reply(
                             [], _rounded(row), reader=said)  # fmt: skip
         return Reading(short, found)
     where = anchor(reply.text, texts, reply.sentence)
+    # A list no sentence writes as the model did ("F1, Acc"): where its items stand, as the sentence lists them.
+    listed = where is None and asked != "purpose" and (where := anchor_items(reply.text, texts, reply.sentence))
     partial = where is None and PARTIAL_ANCHOR and asked in CLAUSE_KINDS
     if partial:
         # A clause the model worded at its edges: the longest run of its words that a sentence writes.
@@ -201,7 +212,8 @@ def judge_reply(
         where = Anchor(where.sentence, start, end) if end > start else None
     if where is not None and asked != "purpose":
         # "95%" of "80% and 95%" to "which coverage levels", "21" of "4 × 21": the whole value the sentence states.
-        where = whole_value(texts[where.sentence], where, asks_for_several(question))
+        several = asks_for_several(question) or bool(listed)
+        where = whole_value(texts[where.sentence], where, several, listed=bool(listed))
         where = through_noun(texts[where.sentence], where, asked_noun(question))
     if where is None:
         # Not in the evidence: withheld, whatever the model's confidence.
@@ -267,6 +279,15 @@ def not_a_reason(reply: Reply, texts: Sequence[str]) -> bool:
         return True
     where = anchor(reply.text, texts, reply.sentence) or anchor_run(reply.text, texts, reply.sentence)
     return where is None or len(reply.text.split()) <= SHORT_REASON
+
+
+SHORT_DESCRIPTION = 3  # words: a reply this short to "how was it done" names a thing, not the way ("BLEU")
+
+
+def not_a_description(reply: Reply, texts: Sequence[str]) -> bool:
+    """Whether a reply to a question asking for a description gives none: "not stated", a yes/no, a phrase not in
+    the evidence, or one of at most SHORT_DESCRIPTION words."""
+    return not_a_reason(reply, texts) or len(reply.text.split()) <= SHORT_DESCRIPTION
 
 
 WORD_BUDGET = 150  # words of evidence the model reads (about 200 tokens, 4-5 s on 2 cores) past the first sentences

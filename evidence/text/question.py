@@ -144,6 +144,24 @@ def asks_for_several(question: str) -> bool:
     return len(noun) > 3 and noun.endswith("s") and not noun.endswith(("ss", "us", "is"))
 
 
+_DESCRIPTION_Q = re.compile(
+    r"^\s*(?:how (?:is|are|was|were|do|does|did|can|could|should|would)\b(?! (?:[\w\-]+ ){0,6}?(?:differ|compare)\b)|"
+    r"what (?:is|are) (?:a|an)\b|"
+    r"what (?:does|do|did) .{1,60} (?:denote|mean|represent|refer to|measure)\b|"
+    r"what (?:is|are|was|were) (?:(?:their|the|its) )?(?:[\w\-]+ )?(?:explanations?|approach|method|methodology|"
+    r"procedure|results?|findings?|intuition|definition)\b)",
+    re.I,
+)
+
+
+def asks_for_description(question: str) -> bool:
+    """Whether the question asks how something is done or what something is ("How was the dataset collected?",
+    "What is a semicharacter architecture?", "What does the sensitivity denote?", "What were their results?"): its
+    answer is a clause of a sentence, not a name or a value. "How many", "how large" and "how does A compare" are
+    not: they ask for a value or a comparison."""
+    return bool(_DESCRIPTION_Q.match(question)) and question_kind(question) not in ("yes_no", "purpose")
+
+
 def asked_phrase(question: str) -> str:
     """Return the thing a which/what question asks for ("which programming language ..." -> "programming language")."""
     q = " ".join(question.split())

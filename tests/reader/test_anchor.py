@@ -129,6 +129,33 @@ def test_a_list_is_widened_only_over_items_that_look_like_the_answer():
     assert whole("We report precision, recall and accuracy.", "accuracy", True) == "precision, recall and accuracy"
 
 
+def test_a_list_reply_no_sentence_writes_anchors_where_its_items_stand():
+    from evidence.reader.anchor import anchor_items, whole_value
+
+    sentences = ["We repeat all the experiments 10 times.", "We employ precision, recall, F1 and accuracy."]
+    found = anchor_items("F1, Acc", sentences)  # "Acc" stands nowhere: "F1" is half of the items
+    assert found == anchor("F1", sentences)
+    widened = whole_value(sentences[1], found, plural=True, listed=True)  # the reader's list: any word is an item
+    assert sentences[1][widened.start : widened.end] == "precision, recall, F1 and accuracy"
+    assert whole_value(sentences[1], found, plural=True) == found  # a name's list takes names only
+    corpus = "It includes French (Fr), German (De), Dutch (Nl), Russian (Ru) and Spanish (Es) speeches."
+    # 2 of the 3 items stand in each sentence: the better ranked
+    found = anchor_items("Spanish, English, German", ["A Spanish-English corpus.", corpus])
+    assert found is not None and found.sentence == 0
+    found = anchor_items("Spanish, German, Amharic", ["A Spanish corpus.", corpus])
+    assert found is not None and corpus[found.start : found.end] == "German (De), Dutch (Nl), Russian (Ru) and Spanish"
+
+
+def test_a_list_reply_anchors_only_where_half_its_items_stand_and_only_over_a_list():
+    from evidence.reader.anchor import anchor_items
+
+    assert anchor_items("F1, Acc, BLEU", ["We report F1 on the test set."]) is None  # 1 of 3
+    assert anchor_items("BLEU", ["We report BLEU."]) is None  # one item is no list
+    sentence = "BLEU rises on every test set of the shared task while the human raters prefer ROUGE."
+    found = anchor_items("BLEU and ROUGE", [sentence])
+    assert found is not None and sentence[found.start : found.end] == "BLEU"  # 12 words between: no list
+
+
 def test_a_factor_widens_to_its_product_whatever_the_question():
     assert whole("The maze is of size 4 × 21 cells.", "21", False) == "4 × 21"
     assert whole("The maze has 21 cells.", "21", False) == "21"

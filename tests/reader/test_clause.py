@@ -88,3 +88,41 @@ def test_a_reply_that_says_more_than_its_reason_is_cut_to_the_reason():
     short = reading.judge_reply("Which estimator performs best in small samples?", sentences, read_reply("HC3", 1),
                                 completion("HC3"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == "HC3" and short.signals["clause"] == 0.0
+
+
+def test_a_how_question_is_answered_by_the_clause_that_says_how():
+    from evidence.reader.clause import means_clause
+
+    def means(text: str) -> str | None:
+        span = means_clause(text)
+        return text[span[0] : span[1]] if span else None
+
+    assert means("An asymmetric TSP is reformulated as a symmetric one by doubling the number of cities.") == (
+        "by doubling the number of cities"
+    )
+    assert means("The corpus was collected through crowdsourcing, which took a year.") == "through crowdsourcing"
+    assert means("Accuracy was measured by the authors.") is None  # "by" before no "-ing": who, not how
+    assert means("We used a new corpus.") is None
+
+
+def test_a_description_question_the_model_did_not_answer_gets_the_means_clause_or_the_sentence():
+    sentences = [
+        Sentence("Contributors record voice clips by reading from a bank of donated sentences.", 0, 5.0, 0.8),
+        Sentence("Sensitivity is the number of distinct outputs an attacker can induce.", 1, 4.0, 0.6),
+    ]
+
+    def read(question: str, reply: str, threshold: float | None):
+        return reading.judge_reply(question, sentences, read_reply(reply, 2), completion(reply), EXTRACTIVE, True,
+                                   threshold, 1.0).short  # fmt: skip
+
+    short = read("How were the voice clips recorded?", "not stated", None)
+    assert short.text == "by reading from a bank of donated sentences" and short.reader["description"] == "means"
+    assert sentences[0].text[short.start : short.end] == short.text
+    # A whole sentence is evidence: given as the answer only to a caller that takes every best answer (QASPER).
+    for threshold, shown in ((0.0, True), (None, False)):
+        short = read("What does the sensitivity of a model denote?", "a number", threshold)
+        assert short.text == "Sensitivity is the number of distinct outputs an attacker can induce"
+        assert short.sentence == 1 and short.reader["description"] == "sentence" and short.shown is shown
+    # A description the model gave itself, longer than a name, stands.
+    short = read("How were the voice clips recorded?", "record voice clips by reading", 0.0)
+    assert short.text == "record voice clips by reading" and "description" not in short.reader

@@ -247,3 +247,14 @@ def test_an_item_of_a_list_is_shown_as_the_list_when_the_question_asks_for_sever
         short = reading.judge_reply(question, sentences, read_reply("C6", 1), completion("C6"), EXTRACTIVE, True,
                                     0.0, 1.0).short  # fmt: skip
         assert short.text == shown and sentences[0].text[short.start : short.end] == shown
+
+
+def test_a_list_reply_no_sentence_writes_is_shown_as_the_sentence_lists_it():
+    sentences = [Sentence("We repeat all the experiments 10 times.", 0, 5.0, 0.8),
+                 Sentence("We employ precision, recall, F1 and accuracy as metrics.", 1, 4.0, 0.6)]  # fmt: skip
+    short = reading.judge_reply("What evaluation metrics are reported?", sentences, read_reply("F1, Acc", 2),
+                                completion("F1, Acc"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "precision, recall, F1 and accuracy" and short.sentence == 1 and short.reader["anchored"]
+    short = reading.judge_reply("What evaluation metrics are reported?", sentences, read_reply("BLEU, ROUGE", 2),
+                                completion("BLEU, ROUGE"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert not short.shown and short.sentence is None  # no item stands in the evidence: withheld

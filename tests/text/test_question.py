@@ -56,3 +56,16 @@ def test_a_question_asking_for_several_things_has_a_plural_head_noun():
     assert not asks_for_several("Which corpus was used?")
     assert not asks_for_several("Which dataset was used?")
     assert not asks_for_several("How many cells were counted?")
+
+
+def test_a_description_question_asks_how_something_is_done_or_what_it_is():
+    from evidence.text.question import asks_for_description
+
+    for question in ("How was the dataset collected?", "What is a semicharacter architecture?",
+                     'What does the "sensitivity" quantity denote?', "What were their results on the new dataset?",
+                     "How can an asymmetric TSP be reformulated as a symmetric one?"):  # fmt: skip
+        assert asks_for_description(question), question
+    for question in ("How many cities were used?", "How large is the corpus?", "How does BM25 compare to TF-IDF?",
+                     "What is the size of the maze?", "Why was the corpus collected?", "Is the corpus public?",
+                     "What is the idea behind the farthest insertion heuristic?"):  # fmt: skip
+        assert not asks_for_description(question), question
