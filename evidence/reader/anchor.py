@@ -216,9 +216,10 @@ def anchor_run(answer: str, sentences: Sequence[str], named: int | None = None) 
 
 _PRODUCT = re.compile(r"(?:\d[\d.,]*\s*[×x]\s*)+$")  # "4 × " before "21": one value of the form "4 × 21"
 _BRACED = re.compile(r"[{\[](?:\s*[-+]?\d[\d.]*\s*,)*\s*$")  # "{2, " before "3}": a set of values
-_SEPARATOR_BEFORE = re.compile(r"(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
+_ABBREVIATION = r"(?:\s*\([\w.\-]{1,6}\))"  # an item's short form after it: "French (Fr), German (De)"
+_SEPARATOR_BEFORE = re.compile(rf"{_ABBREVIATION}?(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
 _CONJUNCTION = re.compile(r"\b(?:and|or)\b|&")
-_SEPARATOR_AFTER = re.compile(r"^(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)")
+_SEPARATOR_AFTER = re.compile(rf"^{_ABBREVIATION}?(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)")
 _FUNCTION_WORDS = {"the", "a", "an", "of", "in", "on", "for", "to", "with", "by", "we", "is", "are", "was", "were",
                    "both", "between", "from", "at", "as", "that", "which", "it", "and", "or", "also"}  # fmt: skip
 
@@ -249,7 +250,8 @@ def whole_value(sentence: str, where: Anchor, plural: bool, listed: bool = False
             break
         rest_at = item_end
         if _CONJUNCTION.search(sep.group()):
-            last = item_end
+            short_form = re.match(_ABBREVIATION, sentence[item_end:])
+            last = item_end + (short_form.end() if short_form else 0)
             break
     # Backwards: an answer that ends no list must be its last item, after "and" / "or" ("95%" of "80% and 95%");
     # one inside a list just found takes the items before it ("B" of "A, B, and C").

@@ -121,6 +121,8 @@ def test_a_list_item_widens_to_the_list_for_a_question_asking_for_several():
     assert whole("seeds at distance dtd = {2, 3} apart", "3", True) == "2, 3"
     assert whole("We searched PubMed, EMBASE, and Medline.", "EMBASE", True) == "PubMed, EMBASE, and Medline"
     assert whole("By default, 80% and 95% prediction intervals are computed.", "95%", False) == "95%"  # one thing
+    speech = "It holds French (Fr), German (De), Dutch (Nl) and Chinese (Zh) speeches."
+    assert whole(speech, "German", True) == "French (Fr), German (De), Dutch (Nl) and Chinese (Zh)"  # short forms
 
 
 def test_a_list_is_widened_only_over_items_that_look_like_the_answer():
