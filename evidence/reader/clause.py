@@ -53,24 +53,48 @@ class Clause:
     end: int
 
 
+# "It triggers numerical instabilities, which is why ...": the reason is the clause before the marker.
+_WHICH_IS_WHY = re.compile(r",?\s+(?:which|that|this) is (?:why|the reason)\b", re.I)
+# A sentence's opening "As ..., " states a reason ("As the discretized equation is a Newton's equation of motion,
+# peridynamics can be implemented ..."), unless it points at the text ("As shown in Table 2") or compares.
+_AS_OPENING = re.compile(
+    r"\bAs (?!(?:shown|seen|described|mentioned|noted|discussed|expected|illustrated|explained|reported|stated|"
+    r"defined|indicated|demonstrated|suggested|proposed|pointed|in|a|an|such|well|for|of|with|to|usual|before|"
+    r"above|below|follows|opposed|far|long|soon|much|many|part|regards?)\b)"
+)
+_LEAD = re.compile(r"^(?:[^\s,;]+\s+){0,3}[^\s,;]+,\s+")  # "Formally, ", "In this paper, ": a sentence's leading phrase
+
+
 def reason_clause(text: str) -> tuple[int, int] | None:
     """The first reason or purpose clause of a sentence as [start, end), or None. A clause that opens the sentence
-    ("In order to allow ..., networks are marked ...") ends at its first comma; one inside it at the sentence's end,
-    a semicolon or a comma before a new clause ("which", "while", "but")."""
-    match = next(
-        (m for m in _MARKER.finditer(text) if m.group().lower() != "as" or not _COMPARISON.search(text[: m.start()])),
-        None,
+    ("In order to allow ..., networks are marked ...", "As X is Y, ...") ends at its first comma; one inside it at
+    the sentence's end, a semicolon or a comma before a new clause ("which", "while", "but"); one before "which is
+    why" starts after the sentence's leading phrase ("Unsurprisingly, ")."""
+    why = _WHICH_IS_WHY.search(text)
+    if why:
+        lead = _LEAD.match(text)
+        return _within_bounds(text, lead.end() if lead and lead.end() < why.start() else 0, why.start())
+    reasons = (
+        m for m in _MARKER.finditer(text) if m.group().lower() != "as" or not _COMPARISON.search(text[: m.start()])
     )
+    firsts = [m for m in (next(reasons, None), _AS_OPENING.search(text)) if m is not None]
+    match = min(firsts, key=lambda m: m.start(), default=None)
     if match is None:
         return None
     start = match.start()
-    opening = not text[:start].strip(" (").split() or text[:start].strip().lower() in {"in", "it is"}
+    opening = (not text[:start].strip(" (").split() or text[:start].strip().lower() in {"in", "it is"}
+               or match.re is _AS_OPENING)  # fmt: skip
     rest = text[match.end() :]
     end_at = rest.find(",") if opening and "," in rest else _CLAUSE_END.search(rest).start()  # type: ignore[union-attr]
     end = match.end() + end_at
     dropped = _DROPPED.match(text[start:end])
     if dropped:
         start += dropped.end()
+    return _within_bounds(text, start, end)
+
+
+def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """[start, end) without closing punctuation, when it holds 2 to MAX_WORDS words and says more than "this"."""
     while end > start and text[end - 1] in " ,;:.":
         end -= 1
     words = text[start:end].split()
@@ -95,8 +119,6 @@ def clause_answer(question: str, texts: Sequence[str]) -> Clause | None:
             best = (shared, -i, Clause(i, *span))
     return best[2] if best else None
 
-
-_LEAD = re.compile(r"^(?:[^\s,;]+\s+){0,3}[^\s,;]+,\s+")  # "Formally, ", "In this paper, ": no part of the description
 DESCRIPTION_WORDS = (4, 40)  # the fewest and most words of a description
 
 

@@ -260,12 +260,20 @@ def repeats_question(question: str, answer: str) -> bool:
 
 
 def reason_within(sentence: str, where: Anchor) -> Anchor | None:
-    """The reason clause inside an anchored reply to a purpose question, when the reply says more than it ("The
-    main motivation was to apply ..." -> "to apply ..."): the clause is the answer; None when it has none."""
+    """The reason clause of an anchored reply to a purpose question when the reply says more than it ("The main
+    motivation was to apply ..." -> "to apply ..."), or says less, standing inside the sentence's reason clause
+    ("Newton's equation of motion" of "As the discretized equation is a Newton's equation of motion, ..."): the
+    clause is the answer; None when neither."""
     span = reason_clause(sentence[where.start : where.end])
-    if span is None or span[1] - span[0] >= where.end - where.start:
-        return None
-    return Anchor(where.sentence, where.start + span[0], where.start + span[1])
+    if span is not None and span[1] - span[0] < where.end - where.start:
+        return Anchor(where.sentence, where.start + span[0], where.start + span[1])
+    around = reason_clause(sentence)
+    inside = around is not None and around[0] <= where.start and where.end <= around[1]
+    if around is not None and inside and len(sentence[around[0] : around[1]].split()) - len(
+        sentence[where.start : where.end].split()
+    ) >= 2:  # more than its marker ("because")
+        return Anchor(where.sentence, *around)
+    return None
 
 
 CLAUSES = True  # a purpose question the model gave no reason for is answered by its sentence's reason clause

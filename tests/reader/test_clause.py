@@ -126,3 +126,24 @@ def test_a_description_question_the_model_did_not_answer_gets_the_means_clause_o
     # A description the model gave itself, longer than a name, stands.
     short = read("How were the voice clips recorded?", "record voice clips by reading", 0.0)
     assert short.text == "record voice clips by reading" and "description" not in short.reader
+
+
+def test_a_reason_before_which_is_why_and_an_opening_as_clause():
+    assert cut("Unsurprisingly, it triggers numerical instabilities, which is why quaternions are used.") == (
+        "it triggers numerical instabilities"
+    )
+    assert cut("As the discretized equation is a Newton's equation of motion, it can be implemented in LAMMPS.") == (
+        "the discretized equation is a Newton's equation of motion"
+    )
+    assert cut("2 Implementation As the equation is one of motion, it fits.") == "the equation is one of motion"
+    assert cut("As shown in Table 2, A is faster than B.") is None  # it points at the text
+    assert cut("As a result, A is faster than B.") is None
+
+
+def test_a_reply_inside_the_sentences_reason_clause_is_widened_to_the_clause():
+    sentences = [Sentence("As the governing equation is a Newton's equation of motion, peridynamics fits LAMMPS.", 0,
+                          5.0, 0.8)]  # fmt: skip
+    reply = "Newton's equation of motion"
+    short = reading.judge_reply("Why could peridynamics be implemented in LAMMPS?", sentences, read_reply(reply, 1),
+                                completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "the governing equation is a Newton's equation of motion"
