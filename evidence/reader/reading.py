@@ -19,6 +19,7 @@ from django.conf import settings
 
 from ..answers.layer import ShortAnswer
 from ..answers.ranker_rows import Sentence
+from ..text import named_cell, split_frame
 from ..text.question import asked_noun, asks_for_description, asks_for_several, negated, question_kind
 from ..text.terms import terms
 from . import runtime
@@ -215,6 +216,8 @@ def judge_reply(
         several = asks_for_several(question) or bool(listed)
         where = whole_value(texts[where.sentence], where, several, listed=bool(listed))
         where = through_noun(texts[where.sentence], where, asked_noun(question))
+        # "39242" read from the row's "Size" column to "how many nodes (order)": the cell of the column it names.
+        where = named_column_cell(question, texts, tables, where)
     if where is None:
         # Not in the evidence: withheld, whatever the model's confidence.
         row |= {"anchored": 0.0}
@@ -246,6 +249,18 @@ def judge_reply(
     short = ShortAnswer(text, where.sentence, where.start, where.end, probability, shown, kind, alternatives,
                         _rounded(row), reader=said)  # fmt: skip
     return Reading(short, found)
+
+
+def named_column_cell(question: str, texts: Sequence[str], tables: Sequence[str], where: Anchor) -> Anchor:
+    """The cell of the answer's table row in the column the question names ("Order" to "how many nodes (order)",
+    "CITE" to "what citation prediction (CITE) score"), where the model read another cell of that row; else the
+    answer as it stands."""
+    frame = tables[where.sentence] if where.sentence < len(tables) else ""
+    header = split_frame(frame)[1] if frame else ""
+    cell = named_cell(question, texts[where.sentence], header) if header else None
+    if cell is None or (cell[0] < where.end and where.start < cell[1]):
+        return where
+    return Anchor(where.sentence, *cell)
 
 
 def repeats_question(question: str, answer: str) -> bool:

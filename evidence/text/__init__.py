@@ -23,6 +23,7 @@ FACE = {
     "labelled_row": "tables",
     "make_plan": "question_plan",
     "missing_names": "question",
+    "named_cell": "tables",
     "refine_query": "question_plan",
     "split_frame": "tables",
     "split_sentences": "sentence_spans",

@@ -169,15 +169,43 @@ def labelled_row(text: str, header: str) -> str:
     CITE" over "SciBERT fine-tune 82.3 85.4 86.7"), the cells then pairing with the header's last columns, each of
     which must be a name, not a number (a row of numbers taken for a header names nothing)."""
     label, values = row_cells(text)
+    columns = row_columns(text, header)
+    if not columns:
+        return ""
+    return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in zip(columns, values, strict=True))
+
+
+def row_columns(text: str, header: str) -> list[str]:
+    """The column name of each of the row's cells, as `labelled_row` pairs them; [] when they do not pair."""
+    label, values = row_cells(text)
     columns = joined_repeats(header_columns(header))
     if len(values) < ROW_CELLS or not label or " ".join(text.split()) == " ".join(header.split()):
-        return ""
+        return []
     extra = len(columns) - len(values)
     if extra == 1 or (1 < extra <= STUB_WORDS and all(re.search(r"[^\W\d_]", c) for c in columns[extra:])):
         columns = columns[extra:]  # the first words name the row labels
-    if len(columns) != len(values):
-        return ""
-    return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in zip(columns, values, strict=True))
+    return columns if len(columns) == len(values) else []
+
+
+_FUNCTION_COLUMNS = {"no", "not", "and", "or", "of", "in", "on", "the", "to", "for", "with", "by", "at", "is"}
+
+
+def named_cell(question: str, text: str, header: str) -> tuple[int, int] | None:
+    """The [start, end) in the row `text` of the cell whose column the question names ("how many nodes (order)"
+    over "Order Size Avg Degree", "what CITE score"): one column named as a whole word (case aside, 2 characters
+    at least, a longer name winning over one inside it), else None."""
+    columns = row_columns(text, header)
+    named = [
+        i for i, column in enumerate(columns)
+        if len(column) >= 2 and column.lower() not in _FUNCTION_COLUMNS
+        and re.search(rf"(?<![\w-]){re.escape(column)}(?![\w-])", question, re.I)
+    ]  # fmt: skip
+    named = [i for i in named if not any(j != i and columns[i].lower() in columns[j].lower() for j in named)]
+    if len(named) != 1:
+        return None
+    cells = [m for m in re.finditer(r"\S+", text)][-len(columns) :]
+    cell = cells[named[0]]
+    return cell.start(), cell.end()
 
 
 def joined_repeats(columns: list[str]) -> list[str]:

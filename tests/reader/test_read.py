@@ -258,3 +258,17 @@ def test_a_list_reply_no_sentence_writes_is_shown_as_the_sentence_lists_it():
     short = reading.judge_reply("What evaluation metrics are reported?", sentences, read_reply("BLEU, ROUGE", 2),
                                 completion("BLEU, ROUGE"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert not short.shown and short.sentence is None  # no item stands in the evidence: withheld
+
+
+def test_a_cell_read_from_another_column_than_the_question_names_is_that_columns_cell():
+    sentences = [Sentence("Opportunity to ask questions 62.8 37.2 78", 0, 5.0, 0.8)]
+    tables = ["Table 1 Patient-provider relationship; columns: Item Yes (%) No (%) Respondents"]
+    question = "How many respondents answered whether they had an opportunity to ask questions?"
+    for reply in ("62.8", "78"):
+        short = reading.judge_reply(question, sentences, read_reply(reply, 1), completion(reply), EXTRACTIVE, True,
+                                    0.0, 1.0, tables=tables).short  # fmt: skip
+        assert short.text == "78" and sentences[0].text[short.start : short.end] == "78"
+    short = reading.judge_reply("What share said yes to the opportunity to ask questions?", sentences,
+                                read_reply("62.8", 1), completion("62.8"), EXTRACTIVE, True, 0.0, 1.0,
+                                tables=tables).short  # fmt: skip
+    assert short.text == "62.8"  # no column named: the model's cell stands

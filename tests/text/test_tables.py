@@ -109,3 +109,20 @@ def test_a_frame_splits_into_its_caption_and_its_header():
     assert split_frame("Table 1 Overview; columns: Item Yes (%)") == ("Table 1 Overview", "Item Yes (%)")
     assert split_frame("columns: Item Yes") == ("", "Item Yes")
     assert split_frame("Table 4.") == ("Table 4.", "")
+
+
+def test_the_cell_of_the_column_a_question_names():
+    from evidence.text.tables import named_cell
+
+    row, header = "Google+ (GP) undirected 23628 39242 3.3217 2771", "Dataset Type Order Size Avg Degree Max Degree"
+
+    def cell(question: str) -> str | None:
+        found = named_cell(question, row, header)
+        return row[found[0] : found[1]] if found else None
+
+    assert cell("How many nodes (order) does the Google+ dataset have?") == "23628"
+    assert cell("What is the max degree of the Google+ network?") == "2771"  # "Max Degree", not "Degree" alone
+    assert cell("How many nodes does the Google+ network have?") is None  # no column named
+    assert cell("What are the order and size of the Google+ network?") is None  # two named: which is asked?
+    assert named_cell("What is the order?", row, "Order Size") is None  # the header does not pair with the cells
+    assert named_cell("Is there no edge?", "A 1 2", "Label No Yes") is None  # a function word names no column
