@@ -168,9 +168,10 @@ def judge_reply(
                 "evidence_p": float(sentences[clause.sentence].probability), "clause": 1.0,
                 "evidence_cov": float(sentences[clause.sentence].coverage or 0.0),
                 "answer_words": float(len(text.split()))}  # fmt: skip
-        probability, show_at = p_right(row)
-        show_at = show_at if threshold is None else threshold
-        found = answered(row, extractive_found)
+        probability, fitted_at = p_right(row)
+        show_at = fitted_at if threshold is None else threshold
+        # "not stated" over weak evidence ends Not found, unless the clause is confident enough to show.
+        found = answered(row, extractive_found) or probability >= fitted_at
         # A whole sentence is evidence, not a short answer: the page shows it as the evidence, and only a caller
         # that asks for every best answer (threshold 0: QASPER's scorer) gets it as the answer.
         sentence = isinstance(clause, Description) and not clause.means

@@ -147,3 +147,18 @@ def test_a_reply_inside_the_sentences_reason_clause_is_widened_to_the_clause():
     short = reading.judge_reply("Why could peridynamics be implemented in LAMMPS?", sentences, read_reply(reply, 1),
                                 completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == "the governing equation is a Newton's equation of motion"
+
+
+def test_a_reason_clause_confident_enough_to_show_is_no_not_found():
+    from evidence.reader.backends import Completion, Step
+
+    sentences = [Sentence("Dynare is popular.", 0, 3.0, 0.1),
+                 Sentence("For obvious identification reasons, the model must contain as many equations as there are "
+                          "endogenous variables.", 1, 3.0, 0.2)]  # fmt: skip
+    said = Completion("not stated", [Step("not", -0.8, (("not", -0.8), ("For", -1.0))),
+                                     Step(" stated", -0.01, ((" stated", -0.01),))], 200, 120)  # fmt: skip
+    question = "Why must the model contain as many equations as there are endogenous variables?"
+    result = reading.judge_reply(question, sentences, read_reply("not stated", 2), said, EXTRACTIVE, False, None, 1.0)
+    # "not stated" over weak evidence (0.2) would end Not found; the clause is shown instead.
+    assert result.short.signals["evidence_best"] < reading.WEAK_EVIDENCE
+    assert result.found and result.short.shown and result.short.text == "For obvious identification reasons"
