@@ -284,12 +284,10 @@ def reason_within(sentence: str, where: Anchor) -> Anchor | None:
     if span is not None and span[1] - span[0] < where.end - where.start:
         return Anchor(where.sentence, where.start + span[0], where.start + span[1])
     around = reason_clause(sentence)
-    inside = around is not None and around[0] <= where.start and where.end <= around[1]
-    if around is not None and inside and len(sentence[around[0] : around[1]].split()) - len(
-        sentence[where.start : where.end].split()
-    ) >= 2:  # more than its marker ("because")
-        return Anchor(where.sentence, *around)
-    return None
+    if around is None or not around[0] <= where.start < where.end <= around[1]:
+        return None
+    added = len(sentence[around[0] : around[1]].split()) - len(sentence[where.start : where.end].split())
+    return Anchor(where.sentence, *around) if added >= 2 else None  # more than its marker ("because")
 
 
 CLAUSES = True  # a purpose question the model gave no reason for is answered by its sentence's reason clause
