@@ -16,7 +16,6 @@ from bench.fitting.devsets import make_unit
 from evidence.ingest.types import ParsedDocument
 from evidence.judge.localize import localize_batch
 from evidence.judge.types import Block, Unit
-from tests.real_data import SHARED_DATA, require
 
 
 class PositionJudge(ScriptedJudge):
@@ -30,11 +29,7 @@ class PositionJudge(ScriptedJudge):
         return 0.95 if block.position == self.position else 0.0
 
 
-@pytest.fixture(autouse=True)
-def real_data() -> None:
-    """The corpus is ../shared/data's: skipped on a plain clone, failed under CI."""
-    for name in ("scifact", "qasper", "hotpotqa"):
-        require(SHARED_DATA / name)
+pytestmark = pytest.mark.usefixtures("shared_data")  # the corpus is ../shared/data's (skipped on a plain clone)
 
 
 @cache
