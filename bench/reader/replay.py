@@ -154,7 +154,7 @@ def read_all(inputs: Path, cache: Path, out: Path) -> None:
             "qid": item["qid"], "set": item["set"], "part": item["part"], "paper": item["paper"], "type": item["type"],
             "answerable": answerable, "candidate": candidate, "right": right, "shown": short.shown,
             "p": short.probability, "found": result.found, "reply": said.get("reply", ""),
-            "signals": short.signals, "seconds": said.get("seconds", 0.0),
+            "signals": short.signals, "seconds": said.get("seconds", 0.0), "check": said.get("check"),
         })  # fmt: skip
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -63,6 +63,17 @@ def user_message(question: str, evidence: Sequence[Evidence]) -> str:
     return "\n".join(lines)
 
 
+CHECK = (
+    "Proposed answer: {answer}\nIs every detail the question asks about mentioned in the sentences? Reply yes or no."
+)
+
+
+def check_message(question: str, evidence: Sequence[Evidence], answer: str) -> str:
+    """The answerability check: the same sentences and question (so the model's state is kept), then the answer it
+    gave and whether the sentences mention every detail the question asks about."""
+    return f"{user_message(question, evidence)}\n{CHECK.format(answer=' '.join(answer.split()))}"
+
+
 def evidence_line(item: Evidence) -> str:
     """One sentence as the model reads it: a table row with each cell named by its column when the header pairs
     up with its cells (then only the caption beside it), else the row with its table's caption and header."""

@@ -272,3 +272,66 @@ def test_a_cell_read_from_another_column_than_the_question_names_is_that_columns
                                 read_reply("62.8", 1), completion("62.8"), EXTRACTIVE, True, 0.0, 1.0,
                                 tables=tables).short  # fmt: skip
     assert short.text == "62.8"  # no column named: the model's cell stands
+
+
+class Checked:
+    """A backend whose answer has the given token log-probability, then replies to the answerability check."""
+
+    def __init__(self, answer: str, logprob: float, check: str) -> None:
+        self.replies, self.logprob, self.asked = [answer, check], logprob, []
+
+    def complete(self, system, user, max_tokens, timeout_s):
+        self.asked.append((user, max_tokens))
+        text = self.replies[min(len(self.asked), 2) - 1]
+        if len(self.asked) == 1:
+            return completion(text, self.logprob)
+        other = "yes" if text == "no" else "no"
+        return Completion(text, [Step(text, -0.2, ((text, -0.2), (other, -1.8)))], 200, 30)
+
+
+WEAK_ANSWER = -2.5  # a mean token log-probability that leaves the answer withheld, below the check's P(right)
+
+
+def test_a_withheld_answer_the_check_says_no_to_ends_not_found(monkeypatch):
+    backend = Checked("1800 machines", WEAK_ANSWER, "no")
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    result = reading.read("How many GPUs were the jobs run on?", SENTENCES, EXTRACTIVE, True)
+    assert not result.short.shown and result.short.probability < reading.CHECK_P
+    assert not result.found and result.short.reader["check"] == {"margin": -1.6, "not_found": True}
+    check, max_tokens = backend.asked[1]
+    # The check reads the same sentences and question (the model's state is kept), then the answer, for one token.
+    assert check.startswith(backend.asked[0][0]) and "Proposed answer: 1800 machines" in check and max_tokens == 1
+
+
+def test_a_withheld_answer_the_check_says_yes_to_stays_withheld_not_not_found(monkeypatch):
+    backend = Checked("1800 machines", WEAK_ANSWER, "yes")
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    result = reading.read("How many machines were the jobs run on?", SENTENCES, EXTRACTIVE, True)
+    assert result.found and not result.short.shown and result.short.reader["check"]["not_found"] is False
+
+
+def test_a_shown_answer_a_yes_no_and_an_answer_not_in_the_evidence_are_not_checked(monkeypatch):
+    for question, answer, logprob in (
+        ("Which lock service does MapReduce rely on?", "Chubby", -0.01),  # shown
+        ("Does the scheduler utilize a central lock?", "yes", WEAK_ANSWER),  # a verdict
+        ("Which lock service does MapReduce rely on?", "ZooKeeper", WEAK_ANSWER),  # not anchored
+    ):
+        backend = Checked(answer, logprob, "no")
+        monkeypatch.setattr(reading.runtime, "backend", lambda backend=backend: backend)
+        result = reading.read(question, SENTENCES, EXTRACTIVE, True)
+        assert len(backend.asked) == 1 and result.found and "check" not in result.short.reader
+
+
+def test_the_check_is_off_by_its_switch(monkeypatch):
+    monkeypatch.setattr(reading, "ANSWERABLE_CHECK", False)
+    backend = Checked("1800 machines", WEAK_ANSWER, "no")
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    assert reading.read("How many GPUs were the jobs run on?", SENTENCES, EXTRACTIVE, True).found
+    assert len(backend.asked) == 1
+
+
+def test_the_checks_margin_reads_yes_and_no_from_the_first_token():
+    reply = Completion("Yes", [Step("Yes", -0.1, (("Yes", -0.1), (" no", -2.6), ("no", -3.0)))], 10, 2)
+    assert reading.yes_no_margin(reply) == pytest.approx(2.5)
+    assert reading.yes_no_margin(Completion("Maybe", [Step("Maybe", -0.1, (("Maybe", -0.1),))], 10, 2)) == 0.0
+    assert reading.yes_no_margin(Completion("", [], 10, 0)) == 0.0
