@@ -28,5 +28,6 @@ FACE = {
     "split_frame": "tables",
     "split_sentences": "sentence_spans",
     "table_frames": "tables",
+    "table_leads": "tables",
 }
 __getattr__ = face(__name__, FACE)

@@ -127,6 +127,26 @@ def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
+LEAD_SENTENCES = 3  # sentences above a table without a caption that say what it is
+
+
+def table_leads(texts: Sequence[str]) -> list[str]:
+    """Per sentence in text order, for a row of a table with no caption above it, the text that introduces the
+    table: up to LEAD_SENTENCES sentences right above its first row and header (R's console: "R> coeftest(fm.ps,
+    vcov = vcovHC(fm.ps, type = "HC4")) z test of coefficients:" above "I(Income^2) 1587 5489 0.29 0.77"); ""
+    for a sentence that is no row, or a row whose table has its caption (the caption says what it is)."""
+    out = [""] * len(texts)
+    lead = ""
+    for i, (text, (caption, header)) in enumerate(zip(texts, table_frames(texts), strict=True)):
+        if not is_row(text):
+            continue
+        if i == 0 or not (is_row(texts[i - 1]) or (i >= 2 and is_row(texts[i - 2]))):
+            top = i - bool(header)  # the table's first line: its header, else this row
+            lead = "" if caption else " ".join(texts[max(0, top - LEAD_SENTENCES) : top])
+        out[i] = lead
+    return out
+
+
 # ------------------------------------------------------------------ a row's cells named by their columns
 # A reader given "pubmed runtime (hours) .28 .43 ... 15.12" and a header has to count columns to find the cell a
 # question names; the same row written as "pubmed runtime (hours): 10k = .28; 20k = .43; ...; 1m = 15.12" names each

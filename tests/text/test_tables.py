@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from evidence.text.tables import column_headers, find_tables, is_row, key_row, labelled_row, split_frame, table_frames
+from evidence.text.tables import (
+    column_headers,
+    find_tables,
+    is_row,
+    key_row,
+    labelled_row,
+    split_frame,
+    table_frames,
+    table_leads,
+)
 
 PAGE = [
     "the staff are indeed aware of these problems and open",
@@ -126,3 +135,26 @@ def test_the_cell_of_the_column_a_question_names():
     assert cell("What are the order and size of the Google+ network?") is None  # two named: which is asked?
     assert named_cell("What is the order?", row, "Order Size") is None  # the header does not pair with the cells
     assert named_cell("Is there no edge?", "A 1 2", "Label No Yes") is None  # a function word names no column
+
+
+def test_a_table_without_a_caption_is_led_by_the_sentences_above_it():
+    texts = [
+        "Cribari-Neto uses his HC4 estimator giving the following result:",
+        'R> coeftest(fm.ps, df = Inf, vcov = vcovHC(fm.ps, type = "HC4")) z test of coefficients:',
+        "Estimate Std.",
+        "Error z value Pr(>|z|)",
+        "(Intercept) 833 3008 0.28 0.78",
+        "Income -1834 8183 -0.22 0.82",
+        "I(Income^2) 1587 5489 0.29 0.77",
+        "The quadratic term is clearly non-significant.",
+    ]
+    leads = table_leads(texts)
+    # Each row of the table is led by the 3 sentences above its header; a sentence that is no row by nothing.
+    assert leads[4] == leads[6] == " ".join(texts[0:3]) and "HC4" in leads[6]
+    assert leads[:4] == ["", "", "", ""] and leads[7] == ""
+
+
+def test_a_captioned_table_needs_no_lead():
+    texts = ["We report the results below.", "Table 2: Accuracy per dataset", "Dataset Train Test",
+             "alpha 1.0 2.0", "beta 3.0 4.0", "gamma 5.0 6.0"]  # fmt: skip
+    assert table_leads(texts) == [""] * len(texts)

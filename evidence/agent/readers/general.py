@@ -37,7 +37,7 @@ from ...judge import (
     summary_section,
 )
 from ...retrieval import Hit
-from ...text import HEADER_MARK, analyse, column_headers, is_row, missing_names, table_frames, terms
+from ...text import HEADER_MARK, analyse, column_headers, is_row, missing_names, table_frames, table_leads, terms
 from ..core import (
     NOT_FOUND,
     QUESTION_WORDS,
@@ -111,6 +111,7 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
         above = nearest_captions([b.text for b in paper.blocks])
         frames = table_frames([b.text for b in paper.blocks])
         headers = column_headers([b.text for b in paper.blocks])
+        leads = table_leads([b.text for b in paper.blocks]) if TABLE_LEADS else [""] * len(paper.blocks)
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
@@ -118,9 +119,12 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
                 caption = caption or above[i]  # the caption above the table, else the nearest one
                 table = table_of(block.text, caption, header)
                 lo, hi = max(0, i - 1), min(len(paper.blocks), i + 2)
-                # A sentence is read with its neighbours; a table row with its table's caption and header.
-                neighbours.append(f"{table} {block.text}" if table else " ".join(b.text for b in paper.blocks[lo:hi]))
-                captions.append(f"{caption} {header}")
+                # A sentence is read with its neighbours; a table row with its table's caption and header, and a
+                # table without a caption of its own with the sentences that introduce it (R's console output).
+                lead = f"{leads[i]} " if leads[i] else ""
+                around = " ".join(b.text for b in paper.blocks[lo:hi])
+                neighbours.append(f"{lead}{table} {block.text}" if table or lead else around)
+                captions.append(f"{caption} {lead}{header}")
                 positions.append(i / max(len(paper.blocks) - 1, 1))
                 # The reader names a row's cells by the header, or by the key row above it ("dataset 10k 20k ...").
                 tables.append(table_of(block.text, caption, headers[i]))
@@ -163,6 +167,9 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
     }
 
 
+# A row of a table with no caption of its own is scored with the sentences above the table (its console command,
+# "giving the following result:"), as a captioned table's rows are with their caption.
+TABLE_LEADS = True
 TABLE_CAPTION_WORDS = 12  # of a row's caption, shown to the reader beside the row
 
 
