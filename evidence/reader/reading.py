@@ -134,11 +134,14 @@ def checked(result: Reading, margin: float) -> Reading:
 def yes_no_margin(completion: Completion) -> float:
     """log P("yes") - log P("no") of a reply's first token, from the token and its recorded alternatives (-20 for
     one not among them)."""
-    first = completion.steps[0] if completion.steps else None
-    if first is None:
-        return 0.0
+    return step_margin(completion.steps[0]) if completion.steps else 0.0
+
+
+def step_margin(step: Any) -> float:
+    """log P("yes") - log P("no") at one decoding step, from its token and recorded alternatives (the first of
+    each word counts; -20 for one not among them)."""
     options: dict[str, float] = {}
-    for token, logprob in [(first.piece, first.logprob), *first.top]:
+    for token, logprob in [(step.piece, step.logprob), *step.top]:
         options.setdefault(token.strip().lower(), logprob)
     return options.get("yes", -20.0) - options.get("no", -20.0)
 
@@ -450,7 +453,6 @@ def signals_of(
     if first is not None:
         options = [(first.piece, first.logprob), *first.top]
         not_stated = max((p for t, p in options if t.strip().lower() in NOT_STATED_STARTS), default=-math.inf)
-    yes_no = {t.strip().lower(): p for t, p in reversed([(first.piece, first.logprob), *first.top])} if first else {}
     best = max((s.probability for s in sentences), default=0.0)
     return {
         "answer_mean_lp": sum(lps) / len(lps),
@@ -458,7 +460,7 @@ def signals_of(
         "answer_min_lp": min(lps),
         "p_not_stated": math.exp(not_stated) if not_stated > -math.inf else 0.0,
         "answer_tokens": float(len(answer)),
-        "yes_margin": yes_no.get("yes", -20.0) - yes_no.get("no", -20.0),
+        "yes_margin": step_margin(first) if first else 0.0,
         "agrees": token_f1(reply.text, extractive.text) if extractive.text else 0.0,
         "extractive_p": float(extractive.probability),
         "evidence_best": float(best),

@@ -111,12 +111,11 @@ def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
     no sentence; the caption is the block above the header (or above the first row) when it names a table."""
     out = [("", "")] * len(texts)
     frame = ("", "")
-    for i, text in enumerate(texts):
-        if not is_row(text):
+    rows = [is_row(text) for text in texts]
+    for i in range(len(texts)):
+        if not rows[i]:
             continue
-        if i >= 2 and not is_row(texts[i - 1]) and is_row(texts[i - 2]):
-            pass  # one line between two rows (a wrapped label, a group name): the same table
-        elif i == 0 or not is_row(texts[i - 1]):
+        if starts_table(rows, i):
             above = texts[i - 1] if i > 0 else ""
             fits = above and not CAPTION.match(above) and not SENTENCE_END.search(above) and not _prose_like(above)
             header = above if fits else ""
@@ -127,20 +126,28 @@ def table_frames(texts: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
+def starts_table(rows: Sequence[bool], i: int) -> bool:
+    """Whether the row at i begins a table: the line above is no row, nor one line between two rows (a wrapped
+    label, a group name: the same table)."""
+    return i == 0 or not (rows[i - 1] or (i >= 2 and rows[i - 2]))
+
+
 LEAD_SENTENCES = 3  # sentences above a table without a caption that say what it is
 
 
-def table_leads(texts: Sequence[str]) -> list[str]:
+def table_leads(texts: Sequence[str], frames: Sequence[tuple[str, str]]) -> list[str]:
     """Per sentence in text order, for a row of a table with no caption above it, the text that introduces the
     table: up to LEAD_SENTENCES sentences right above its first row and header (R's console: "R> coeftest(fm.ps,
     vcov = vcovHC(fm.ps, type = "HC4")) z test of coefficients:" above "I(Income^2) 1587 5489 0.29 0.77"); ""
-    for a sentence that is no row, or a row whose table has its caption (the caption says what it is)."""
+    for a sentence that is no row, or a row whose table has its caption (the caption says what it is). `frames`
+    are the sentences' `table_frames`: a row has a frame's caption or header exactly when it is a row."""
     out = [""] * len(texts)
+    rows = [is_row(text) for text in texts]
     lead = ""
-    for i, (text, (caption, header)) in enumerate(zip(texts, table_frames(texts), strict=True)):
-        if not is_row(text):
+    for i, (caption, header) in enumerate(frames):
+        if not rows[i]:
             continue
-        if i == 0 or not (is_row(texts[i - 1]) or (i >= 2 and is_row(texts[i - 2]))):
+        if starts_table(rows, i):
             top = i - bool(header)  # the table's first line: its header, else this row
             lead = "" if caption else " ".join(texts[max(0, top - LEAD_SENTENCES) : top])
         out[i] = lead

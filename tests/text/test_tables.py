@@ -148,7 +148,7 @@ def test_a_table_without_a_caption_is_led_by_the_sentences_above_it():
         "I(Income^2) 1587 5489 0.29 0.77",
         "The quadratic term is clearly non-significant.",
     ]
-    leads = table_leads(texts)
+    leads = table_leads(texts, table_frames(texts))
     # Each row of the table is led by the 3 sentences above its header; a sentence that is no row by nothing.
     assert leads[4] == leads[6] == " ".join(texts[0:3]) and "HC4" in leads[6]
     assert leads[:4] == ["", "", "", ""] and leads[7] == ""
@@ -157,4 +157,4 @@ def test_a_table_without_a_caption_is_led_by_the_sentences_above_it():
 def test_a_captioned_table_needs_no_lead():
     texts = ["We report the results below.", "Table 2: Accuracy per dataset", "Dataset Train Test",
              "alpha 1.0 2.0", "beta 3.0 4.0", "gamma 5.0 6.0"]  # fmt: skip
-    assert table_leads(texts) == [""] * len(texts)
+    assert table_leads(texts, table_frames(texts)) == [""] * len(texts)

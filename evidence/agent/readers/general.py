@@ -109,9 +109,10 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
     for paper in papers:
         junk = body_flags(list(paper.blocks), paper.title)
         above = nearest_captions([b.text for b in paper.blocks])
-        frames = table_frames([b.text for b in paper.blocks])
-        headers = column_headers([b.text for b in paper.blocks])
-        leads = table_leads([b.text for b in paper.blocks]) if TABLE_LEADS else [""] * len(paper.blocks)
+        texts = [b.text for b in paper.blocks]
+        frames = table_frames(texts)
+        headers = column_headers(texts)
+        leads = table_leads(texts, frames) if TABLE_LEADS else [""] * len(texts)
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
