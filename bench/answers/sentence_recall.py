@@ -33,6 +33,7 @@ SETS = (
     ("dev3", "realqa3-dev", ROOT / "bench" / "data" / "dev3.json"),  # held out
     ("dev4", "realqa4-dev", ROOT / "bench" / "data" / "dev4.json"),
     ("dev5", "realqa5-dev", ROOT / "bench" / "data" / "dev5.json"),  # in-sample after its first evaluation
+    ("dev6", "realqa6-dev", ROOT / "bench" / "data" / "dev6.json"),  # in-sample after its first evaluation
 )
 
 

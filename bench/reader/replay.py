@@ -4,6 +4,7 @@
         --out artifacts/reader/inputs.jsonl
     .venv/bin/python bench/reader/replay.py read --inputs artifacts/reader/inputs.jsonl \
         --cache artifacts/reader/completions.jsonl --out artifacts/reader/rows.jsonl
+    .venv/bin/python bench/reader/replay.py stored dev6=EVAL:bench/data/dev6.json ... --out artifacts/reader/rows.jsonl
 
 `capture` rebuilds, for every question a finished `manage.py evaluate papers --system dual` run read whole, the
 reader's input as the run built it (the papers it inspected read again by the whole-paper reader: its
@@ -12,6 +13,8 @@ best sentences, their titles and tables, the extractive answer) and checks it ag
 completions (a prompt seen before costs nothing), and writes one row per question: the reply, the signals the
 confidence reads, and whether the anchored answer is right under the strict scorer. bench/reader/fit.py fits on
 those rows; dev2 part B (every second paper by name) is labelled and never used for a choice.
+`stored` writes the same rows from what the evaluations' runs stored (the reading's signals, its P(right), whether
+the run ended Not found), with no model call: the product path's own figures, where `read` replays today's reader.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -43,58 +47,64 @@ def _reading_docids(run: Any) -> list[str] | None:
     return list((run.trajectory or {}).get("inspected") or [])
 
 
+def evaluated_questions(specs: list[str]) -> Iterator[tuple[str, str, str, dict, Any]]:
+    """(set name, part, paper, gold question, evaluation item) of every question of the finished evaluations
+    (NAME=EVALUATION_ID:QUESTIONS.json) that the whole-paper reader read; dev2 split into parts A and B by paper."""
+    from bench.answers.data import HELD_OUT, paper_of
+    from evidence.models import Evaluation
+
+    for spec in specs:
+        name, rest = spec.split("=", 1)
+        evaluation_id, _, path = rest.partition(":")
+        golds = {str(q["qid"]): q for q in json.loads(Path(path).read_text())}
+        papers_of = paper_of(list(golds.values()))
+        for item in Evaluation.objects.get(pk=int(evaluation_id)).items.select_related("run").order_by("pk"):
+            q = golds.get(item.qid)
+            if q is None or item.run is None or not _reading_docids(item.run):
+                continue
+            paper = papers_of.get(item.qid, "")
+            yield name, (name if name != "dev2" else ("dev2B" if paper in HELD_OUT else "dev2A")), paper, q, item
+
+
 def capture(specs: list[str], out: Path) -> None:
     _setup()
-    from bench.answers.data import HELD_OUT, paper_of
     from evidence.agent.core import load_document_units
     from evidence.agent.readers.general import score_paper_sentences as read_whole
     from evidence.agent.readers.general import top_sentences
     from evidence.answers.layer import found_in_collection, short_answer
     from evidence.encode.embedding import get_embedder
-    from evidence.models import Evaluation
 
     out.parent.mkdir(parents=True, exist_ok=True)
     written = same = 0
     with out.open("w") as sink:
-        for spec in specs:
-            name, rest = spec.split("=", 1)
-            evaluation_id, _, path = rest.partition(":")
-            golds = {str(q["qid"]): q for q in json.loads(Path(path).read_text())}
-            papers_of = paper_of(list(golds.values()))
-            for item in Evaluation.objects.get(pk=int(evaluation_id)).items.select_related("run").order_by("pk"):
-                q, run = golds.get(item.qid), item.run
-                if q is None or run is None:
-                    continue
-                docids = _reading_docids(run)
-                if not docids:
-                    continue
-                papers = load_document_units(run.collection_id, docids, "sentence", with_vectors=True)
-                blocks, s = read_whole(q["question"], papers)
-                if not blocks:
-                    continue
-                top = [(i, replace(sentence, text=blocks[i].text)) for i, sentence in top_sentences(s)]
-                context = " ".join(b.text for paper in papers for b in paper.blocks)
-                extractive = short_answer(
-                    q["question"], [sentence for _, sentence in top], absent=float(s["absent"][0]), context=context,
-                    embed=get_embedder().embed, threshold=None,
-                )  # fmt: skip
-                titles = {paper.docid: paper.title or "" for paper in papers}
-                stored = [(r["docid"], r["start"]) for r in (run.answer or {}).get("signals", {}).get("evidence", [])]
-                rebuilt = [(blocks[i].docid, blocks[i].start) for i, _ in top]
-                same += stored == rebuilt
-                paper = papers_of.get(item.qid, "")
-                part = name if name != "dev2" else ("dev2B" if paper in HELD_OUT else "dev2A")
-                row = {
-                    "qid": item.qid, "set": name, "part": part, "paper": paper, "question": q["question"],
-                    "type": q["type"], "answers": q["answers"], "run": run.pk, "same_as_run": stored == rebuilt,
-                    "sentences": [asdict(sentence) for _, sentence in top],
-                    "docids": [blocks[i].docid for i, _ in top],
-                    "titles": [titles.get(blocks[i].docid, "") for i, _ in top],
-                    "tables": [str(s["tables"][i]) for i, _ in top],
-                    "extractive": {**asdict(extractive), "found": found_in_collection(extractive)},
-                }  # fmt: skip
-                sink.write(json.dumps(row) + "\n")
-                written += 1
+        for name, part, paper, q, item in evaluated_questions(specs):
+            run = item.run
+            docids = _reading_docids(run)
+            papers = load_document_units(run.collection_id, docids, "sentence", with_vectors=True)
+            blocks, s = read_whole(q["question"], papers)
+            if not blocks:
+                continue
+            top = [(i, replace(sentence, text=blocks[i].text)) for i, sentence in top_sentences(s)]
+            context = " ".join(b.text for paper in papers for b in paper.blocks)
+            extractive = short_answer(
+                q["question"], [sentence for _, sentence in top], absent=float(s["absent"][0]), context=context,
+                embed=get_embedder().embed, threshold=None,
+            )  # fmt: skip
+            titles = {paper.docid: paper.title or "" for paper in papers}
+            stored = [(r["docid"], r["start"]) for r in (run.answer or {}).get("signals", {}).get("evidence", [])]
+            rebuilt = [(blocks[i].docid, blocks[i].start) for i, _ in top]
+            same += stored == rebuilt
+            row = {
+                "qid": item.qid, "set": name, "part": part, "paper": paper, "question": q["question"],
+                "type": q["type"], "answers": q["answers"], "run": run.pk, "same_as_run": stored == rebuilt,
+                "sentences": [asdict(sentence) for _, sentence in top],
+                "docids": [blocks[i].docid for i, _ in top],
+                "titles": [titles.get(blocks[i].docid, "") for i, _ in top],
+                "tables": [str(s["tables"][i]) for i, _ in top],
+                "extractive": {**asdict(extractive), "found": found_in_collection(extractive)},
+            }  # fmt: skip
+            sink.write(json.dumps(row) + "\n")
+            written += 1
     print(f"captured {written} inputs ({same} the same sentences as their run stored) -> {out}")
 
 
@@ -161,6 +171,32 @@ def read_all(inputs: Path, cache: Path, out: Path) -> None:
     print(f"{len(rows)} rows -> {out}; model calls {cached.calls}, from the cache {cached.hits}")
 
 
+def stored_rows(specs: list[str], out: Path) -> None:
+    _setup()
+    from evidence.eval.metrics_papers import answer_correct
+    from evidence.run_state import StoredAnswer
+
+    rows = []
+    for name, part, paper, q, item in evaluated_questions(specs):
+        stored = StoredAnswer.of(item.run)
+        said = stored.signals.get("reading") or {}
+        text = stored.signals.get("candidate") or ""
+        candidate = text if said.get("anchored") or "polarity" in said else ""
+        answerable = q["type"] != "unanswerable"
+        right = answerable and bool(candidate) and answer_correct(candidate, q["answers"], q["type"], strict=True)
+        rows.append({
+            "qid": item.qid, "set": name, "part": part, "paper": paper, "type": q["type"],
+            "answerable": answerable, "candidate": candidate, "right": right,
+            "shown": bool(stored.signals.get("shown")), "p": float(stored.signals.get("p_right") or 0.0),
+            "found": item.run.status != "not_found", "reply": said.get("reply", ""),
+            "signals": stored.signals.get("answer") or {}, "seconds": said.get("seconds", 0.0),
+            "check": said.get("check"),
+        })  # fmt: skip
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} rows of stored runs -> {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -171,9 +207,14 @@ def main() -> None:
     rd.add_argument("--inputs", type=Path, default=ROOT / "artifacts/reader/inputs.jsonl")
     rd.add_argument("--cache", type=Path, default=ROOT / "artifacts/reader/completions.jsonl")
     rd.add_argument("--out", type=Path, default=ROOT / "artifacts/reader/rows.jsonl")
+    st = sub.add_parser("stored")
+    st.add_argument("evaluations", nargs="+", help="NAME=EVALUATION_ID:QUESTIONS.json")
+    st.add_argument("--out", type=Path, default=ROOT / "artifacts/reader/rows.jsonl")
     args = parser.parse_args()
     if args.command == "capture":
         capture(args.evaluations, args.out)
+    elif args.command == "stored":
+        stored_rows(args.evaluations, args.out)
     else:
         read_all(args.inputs, args.cache, args.out)
 

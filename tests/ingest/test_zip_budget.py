@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 import zipfile
 from pathlib import Path
 
@@ -40,15 +39,14 @@ def never_extract(monkeypatch):
     monkeypatch.setattr(zipfile.ZipFile, "open", refuse)
 
 
-@pytest.mark.slow  # building the 400 MB archive takes a few seconds; refusing it takes milliseconds
-def test_it_refuses_400_small_members_from_the_central_directory_in_milliseconds(bomb, never_extract):
-    started = time.perf_counter()
+# Building the 400 MB archive takes a few seconds. Refusing it reads only the central directory: `never_extract` fails
+# the test if any member is opened. How fast that is belongs to a benchmark, not to a timed unit test.
+@pytest.mark.slow
+def test_it_refuses_400_small_members_from_the_central_directory_without_opening_one(bomb, never_extract):
     with pytest.raises(IngestError) as refused:
         expand_upload("many.zip", bomb)
-    elapsed = time.perf_counter() - started
 
     assert str(refused.value) == "many.zip expands to 400 MB, over the limit of 200 MB per upload: split it."
-    assert elapsed < 0.1
 
 
 @pytest.mark.slow
