@@ -98,8 +98,8 @@ def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
     while end > start and text[end - 1] in " ,;:.":
         end -= 1
     words = text[start:end].split()
-    if len(words) < 2 or len(words) > MAX_WORDS:
-        return None
+    if len(words) < 2 or len(words) > MAX_WORDS or not any(len(w) > 3 for w in words[1:]):
+        return None  # "since the": a marker and a function word state nothing
     if len(words) <= POINTING_WORDS and _POINTS_BACK.search(text[start:end]):
         return None
     return start, end

@@ -37,6 +37,8 @@ def test_no_clause_where_no_reason_is_given():
     assert cut("We translated the traits to pairwise distances.") is None  # "to" before no purpose verb
     assert cut("The model has as many states as there are regimes.") is None  # a comparison, not a reason
     assert cut("To achieve this, the measure is applied to binary data only.") is None  # it only points back
+    # A reply cut at the model's token limit ("... spectroscopy since the"): a marker and a function word.
+    assert cut("Common in chemistry where developments in spectroscopy since the") is None
 
 
 def test_more_ways_of_stating_a_reason():
