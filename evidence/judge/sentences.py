@@ -98,13 +98,31 @@ def body_flags(blocks: Sequence[Block], title: str) -> list[bool]:
     first = next((i for i, b in enumerate(blocks) if b.label), 0)
     first = first if first <= FRONT_MATTER_MOST else 0
     counts: dict[str, int] = {}
+    numbered: dict[str, int] = {}
     for block in blocks:
         key = " ".join(block.text.split()).lower()
         counts[key] = counts.get(key, 0) + 1
+        if head := page_head(key):
+            numbered[head] = numbered.get(head, 0) + 1
     return [
-        is_junk(b, title, before_body=i < first) or counts[" ".join(b.text.split()).lower()] > 1  # a running header
+        is_junk(b, title, before_body=i < first)
+        or counts[key := " ".join(b.text.split()).lower()] > 1  # a running header
+        or numbered.get(page_head(key) or "", 0) >= PAGE_HEADS  # a running header with its page number
         for i, b in enumerate(blocks)
     ]
+
+
+PAGE_HEADS = 3  # pages a running header with a page number is found on
+_PAGE_NUMBER = re.compile(r"^\d{1,4}\s+|\s+\d{1,4}$")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def page_head(text: str) -> str | None:
+    """The words of a line that starts or ends with a page number ("SPH-USER Documentation Implementation of SPH in
+    LAMMPS 12"), when at least three words remain (so "[1] 0.0104" or a table row of numbers is never one); else
+    None."""
+    head = _PAGE_NUMBER.sub("", text)
+    return head if head != text and len(_WORD.findall(head)) >= 3 else None
 
 
 @dataclass(frozen=True)

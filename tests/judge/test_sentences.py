@@ -8,6 +8,7 @@ from evidence.judge.sentences import (
     coverage,
     is_junk,
     nearest_captions,
+    page_head,
     rank_features,
     score_sentences,
     table_row_share,
@@ -38,6 +39,20 @@ def test_the_title_author_block_and_repeated_headers_are_not_body():
         block("Behavioral Ecology running header text here", "Results"),
     ]
     assert body_flags(blocks, "Counting crows") == [True, False, True, False, True]
+
+
+def test_a_running_header_with_its_page_number_is_not_body_but_rows_of_numbers_are():
+    head = "SPH-USER Documentation Implementation of SPH in LAMMPS"
+    prose = "In this implementation, the heat capacity ratio of the ideal gas is set for dry air."
+    blocks = [block("Dry air: an SPH note", ""), block("We simulate a gas.", "Abstract")]
+    blocks += [block(f"{head} {page}") if page % 2 else block(f"{page} {head}") for page in (10, 11, 12)]
+    rows = [f"Google+ (GP) undirected 23628 39242 {n}" for n in range(3)]  # one label, a page-number-like end
+    blocks += [block(prose), *[block(row) for row in rows], block("Order 39242 3.3217 2771")]
+    flags = body_flags(blocks, "Dry air: an SPH note")
+    assert flags[2:5] == [True, True, True]  # the same header on three pages, its number before or after it
+    assert not any(flags[5:])  # prose and table rows stay
+    assert page_head("[1] 0.0104") is None and page_head("n = 200 1.581 1.924 2.110") is None  # numbers, no words
+    assert not any(body_flags([block(f"{head} {page}") for page in (10, 11)], "Dry air"))  # on two pages: kept
 
 
 def test_a_paper_whose_first_found_heading_comes_late_keeps_its_body():
