@@ -14,6 +14,7 @@ z-scores are taken over the candidate sentences of the papers being read.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -97,17 +98,13 @@ def body_flags(blocks: Sequence[Block], title: str) -> list[bool]:
     """
     first = next((i for i, b in enumerate(blocks) if b.label), 0)
     first = first if first <= FRONT_MATTER_MOST else 0
-    counts: dict[str, int] = {}
-    numbered: dict[str, int] = {}
-    for block in blocks:
-        key = " ".join(block.text.split()).lower()
-        counts[key] = counts.get(key, 0) + 1
-        if head := page_head(key):
-            numbered[head] = numbered.get(head, 0) + 1
+    keys = [" ".join(block.text.split()).lower() for block in blocks]
+    heads = [page_head(key) for key in keys]
+    counts, numbered = Counter(keys), Counter(head for head in heads if head)
     return [
         is_junk(b, title, before_body=i < first)
-        or counts[key := " ".join(b.text.split()).lower()] > 1  # a running header
-        or numbered.get(page_head(key) or "", 0) >= PAGE_HEADS  # a running header with its page number
+        or counts[keys[i]] > 1  # a running header
+        or numbered[heads[i] or ""] >= PAGE_HEADS  # a running header with its page number
         for i, b in enumerate(blocks)
     ]
 
