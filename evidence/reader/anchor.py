@@ -4,7 +4,8 @@ Matching forgives what a model changes when it copies: case, runs of whitespace,
 hyphen, spaces around a unit ("3.9 %" for "3.9%"), a count the sentence spells out ("28" for "Twenty eight"), a
 leading zero the text leaves out ("0.1" for ".1"), and in a table row a percent sign the row leaves to its column's
 header ("97.9" for "97.9%"). A footnote mark after a word ends the word ("Threading-Building-Blocks⁴"). It forgives
-nothing else: an answer whose words are not in a sentence is not shown, whatever the model's confidence.
+nothing else: an answer whose words are not in a sentence is not shown, whatever the model's confidence; nor is a
+number that stands only among a figure's axis ticks ("0.5" of "−0.5 0.5 1.5 2.5").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.question import NUMBER_WORDS, TENS_WORDS
-from ..text.tables import is_row
+from ..text.tables import in_axis_ticks, is_row
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032`"), "'") | dict.fromkeys(
@@ -63,6 +64,8 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
         if (needle[0].isalnum() and _word_char(before)) or (needle[-1].isalnum() and _word_char(after)):
             continue
         if needle[0] == "." and before.isdigit():  # ".1" is not the tail of "10.1"
+            continue
+        if in_axis_ticks(sentence, start, end):  # "0.5" of a figure's "−0.5 0.5 1.5 2.5": no stated value
             continue
         return start, end
     return None

@@ -19,6 +19,7 @@ FACE = {
     "analyse": "question",
     "column_headers": "tables",
     "find_tables": "tables",
+    "in_axis_ticks": "tables",
     "is_row": "tables",
     "labelled_row": "tables",
     "make_plan": "question_plan",

@@ -8,6 +8,7 @@ Yes (%) No (%) Respondents") and caption to know what the numbers are. Pure func
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -175,14 +176,33 @@ def row_cells(text: str) -> tuple[str, list[str]]:
 
 def header_columns(header: str) -> list[str]:
     """A header's column names: its words, with a bracketed unit or a lone % joined to the word before it
-    ("Yes (%)")."""
+    ("Yes (%)"), an abbreviation to the word after it and a one-letter statistic to its "value" (R's "Estimate
+    Std. Error t value Pr(>|t|)": four columns), after the R command that printed the table when the line begins
+    with it ("> coef(fmPID) (Intercept) glucose": the columns are "(Intercept)" and "glucose")."""
     columns: list[str] = []
-    for word in header.split():
-        if columns and (word.startswith("(") or word in {"%", "(%)"}):
+    joins_next = False
+    for word in without_command(header.split()):
+        statistic = word == "value" and columns and len(columns[-1]) == 1
+        if columns and (joins_next or statistic or word.startswith("(") or word in {"%", "(%)"}):
             columns[-1] = f"{columns[-1]} {word}"
         else:
             columns.append(word)
+        joins_next = bool(re.fullmatch(r"[A-Za-z]{2,5}\.", word))
     return columns
+
+
+def without_command(words: list[str]) -> list[str]:
+    """A header line's words after the R console command it begins with ("> coef(fmPID)", "R> summary(fit)"): the
+    prompt and the words up to the call's closing parenthesis; the words as they are when the line begins with no
+    prompt, or the call never closes."""
+    if not words or words[0] not in {">", "R>"}:
+        return words
+    depth = 0
+    for i, word in enumerate(words[1:], start=1):
+        depth += word.count("(") - word.count(")")
+        if depth <= 0 and ")" in word:
+            return words[i + 1 :]
+    return words
 
 
 STUB_WORDS = 3  # the most words a header may spend naming its label column ("Training signal", "Field")
@@ -195,23 +215,32 @@ def labelled_row(text: str, header: str) -> str:
     The header's first words may name the label column: one word, or up to STUB_WORDS ("Training signal CLS USR
     CITE" over "SciBERT fine-tune 82.3 85.4 86.7"), the cells then pairing with the header's last columns, each of
     which must be a name, not a number (a row of numbers taken for a header names nothing)."""
-    label, values = row_cells(text)
-    columns = row_columns(text, header)
-    if not columns:
+    label, pairs = paired_cells(text, header)
+    if not pairs:
         return ""
-    return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in zip(columns, values, strict=True))
+    return f"{label}: " + "; ".join(f"{column} = {value}" for column, value in pairs)
 
 
 def row_columns(text: str, header: str) -> list[str]:
     """The column name of each of the row's cells, as `labelled_row` pairs them; [] when they do not pair."""
+    return [column for column, _ in paired_cells(text, header)[1]]
+
+
+def paired_cells(text: str, header: str) -> tuple[str, list[tuple[str, str]]]:
+    """The row's label and its (column, cell) pairs, the cells paired with the header's last columns; ("", [])
+    when they do not pair. A row of R's printed matrix is named by a number ("5 -3.318569 0.02748038" under
+    "(Intercept) glucose"): a first cell that is a whole number, one more than the columns, is the label, unless
+    every cell is one ("2 4 5": the names of the values printed below it)."""
     label, values = row_cells(text)
     columns = joined_repeats(header_columns(header))
+    if not label and len(values) == len(columns) + 1 and values[0].isdigit() and not all(v.isdigit() for v in values):
+        label, values = values[0], values[1:]
     if len(values) < ROW_CELLS or not label or " ".join(text.split()) == " ".join(header.split()):
-        return []
+        return "", []
     extra = len(columns) - len(values)
     if extra == 1 or (1 < extra <= STUB_WORDS and all(re.search(r"[^\W\d_]", c) for c in columns[extra:])):
         columns = columns[extra:]  # the first words name the row labels
-    return columns if len(columns) == len(values) else []
+    return (label, list(zip(columns, values, strict=True))) if len(columns) == len(values) else ("", [])
 
 
 _FUNCTION_COLUMNS = {"no", "not", "and", "or", "of", "in", "on", "the", "to", "for", "with", "by", "at", "is"}
@@ -303,3 +332,37 @@ def split_frame(frame: str) -> tuple[str, str]:
     if at < 0:
         return frame.strip(), ""
     return frame[:at].strip().rstrip(";").strip(), frame[at + len(HEADER_MARK) :].strip()
+
+
+# A figure's axis prints its tick labels as a run of evenly spaced numbers ("−0.5 0.5 1.5 2.5", "0e+00 2e−15 4e−15
+# 6e−15"), which a PDF's text layer keeps among the figure's words: no such number is a value the paper states.
+_TICK = re.compile(r"(?<![\w.])[-−–+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-−+]?\d+)?(?![\w.])")
+AXIS_TICKS = 4  # evenly spaced numbers in a row that make an axis
+
+
+def in_axis_ticks(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is one of AXIS_TICKS or more numbers standing in a row (nothing but spaces between
+    them) at equal steps: a figure's tick labels ("16 18 20 22 24"), not a value."""
+    numbers = list(_TICK.finditer(text))
+    runs: list[list[re.Match[str]]] = []
+    for number in numbers:
+        if runs and not text[runs[-1][-1].end() : number.start()].strip():
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    for run in runs:
+        inside = [i for i, number in enumerate(run) if number.start() < end and start < number.end()]
+        if not inside or len(run) < AXIS_TICKS:
+            continue
+        values = [float(n.group().translate(_MINUS)) for n in run]
+        for first in range(max(0, inside[0] - len(run)), inside[0] + 1):
+            last = first + 1  # the longest stretch of equal steps from `first`
+            step = values[first + 1] - values[first] if first + 1 < len(run) else 0.0
+            while step and last + 1 < len(run) and math.isclose(values[last + 1] - values[last], step, rel_tol=1e-6):
+                last += 1
+            if last - first + 1 >= AXIS_TICKS and first <= inside[0] and inside[-1] <= last:
+                return True
+    return False
+
+
+_MINUS = str.maketrans({"−": "-", "–": "-"})

@@ -42,6 +42,19 @@ def test_it_matches_whole_words_only():
     assert found is not None and SENTENCES[2][found.start : found.end] == "2012"
 
 
+def test_a_number_among_a_figures_axis_ticks_is_no_stated_value():
+    figure = "long − short Difference Tukey (sandwich Sₙ) −0.5 0.5 1.5 2.5"  # a plot's words in the text layer
+    assert anchor("0.5", [figure]) is None
+    # The same number stated elsewhere is anchored there, past the ticks.
+    stated = ["Curves 16 18 20 22 24 of x", "where only the cutoff x1 = 18 is important"]
+    found = anchor("18", stated, named=0)
+    assert found is not None and found.sentence == 1 and stated[1][found.start : found.end] == "18"
+    # Three numbers, uneven steps or equal values make no axis.
+    assert anchor("2", ["scores 1 2 3 of the runs"]) is not None
+    assert anchor("10", ["computers 1 2 5 10 20 41"]) is not None
+    assert anchor("0.5", ["A 0.5 0.5 0.5 0.5"]) is not None
+
+
 def test_reference_placeholders_are_never_part_of_an_answer():
     from evidence.reader.anchor import without_placeholders
 

@@ -26,6 +26,7 @@ def _split(text: str) -> list[str]:
         ("Daniel S. Weld and J. R. Smith wrote it. Yes.", ["Daniel S. Weld and J. R. Smith wrote it.", "Yes."]),
         ('Really? Yes! "Quoted." Then (paren.) Next.', ["Really?", "Yes!", '"Quoted."', "Then (paren.)", "Next."]),
         ("approx. five cases were seen.", ["approx. five cases were seen."]),
+        ("Estimate Std. Error z value Pr(>|z|)", ["Estimate Std. Error z value Pr(>|z|)"]),  # R's header
         ("First para\n\nsecond para", ["First para", "second para"]),
         ("  padded sentence.   ", ["padded sentence."]),
         ("", []),

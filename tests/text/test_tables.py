@@ -86,6 +86,20 @@ def test_a_rows_cells_are_named_by_a_header_that_pairs_up_with_them():
     assert labelled_row("Item 1 2", "Item 1 2") == ""  # the header itself
 
 
+def test_r_output_pairs_its_coefficient_header_and_its_numbered_rows():
+    # summary()/coeftest(): "Std. Error" and "z value" are one column each, so the four cells pair with four names.
+    header = "Estimate Std. Error z value Pr(>|z|)"
+    assert labelled_row("I(Income^2) 1587 5489 0.29 0.77", header) == (
+        "I(Income^2): Estimate = 1587; Std. Error = 5489; z value = 0.29; Pr(>|z|) = 0.77"
+    )
+    # A matrix printed under the command that printed it, its rows named by number.
+    header = "> coef(fmPID) (Intercept) glucose"
+    assert labelled_row("5 -3.318569 0.02748038", header) == "5: (Intercept) = -3.318569; glucose = 0.02748038"
+    assert labelled_row("2 4 5", header) == ""  # whole numbers only: names of values printed below, not a row
+    assert labelled_row("5 -3.3 0.02", "> coef(fmPID (Intercept) glucose") == ""  # a command that never closes
+    assert labelled_row("5 -3.3 0.02 0.1", header) == ""  # one cell too many for the label to be a number
+
+
 def test_a_key_row_names_the_columns_of_the_rows_below_it():
     assert key_row("dataset 10k 20k 50k 100k 200k 500k 1m")
     assert key_row("computers 1 2 5 10 20 41")
@@ -135,6 +149,9 @@ def test_the_cell_of_the_column_a_question_names():
     assert cell("What are the order and size of the Google+ network?") is None  # two named: which is asked?
     assert named_cell("What is the order?", row, "Order Size") is None  # the header does not pair with the cells
     assert named_cell("Is there no edge?", "A 1 2", "Label No Yes") is None  # a function word names no column
+    row = "5 -3.318569 0.02748038"  # R's matrix row, named by its number
+    found = named_cell("What is the glucose coefficient in node 5?", row, "> coef(fmPID) (Intercept) glucose")
+    assert found and row[found[0] : found[1]] == "0.02748038"
 
 
 def test_a_table_without_a_caption_is_led_by_the_sentences_above_it():
