@@ -37,6 +37,9 @@ _DROPPED = re.compile(
 )
 # The second "as" of a comparison ("as many equations as there are variables") gives no reason.
 _COMPARISON = re.compile(r"\bas (?:many|much|few|little|well|long|far|\w+er)\b[^,;.]{0,60}$", re.I)
+_ASIDE = re.compile(r"\s+\([^()]*\)$")  # a closing parenthetical: an aside, not the reason
+# A purpose the sentence denies ("the goal is not to make any comments ..., but rather ... due to ...") is none.
+_DENIED = re.compile(r"\b(?:not|never)\s+$", re.I)
 # A clause that only points back ("To achieve this", "because of that") states no reason of its own.
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)$", re.I)
 POINTING_WORDS = 3
@@ -75,8 +78,10 @@ def reason_clause(text: str) -> tuple[int, int] | None:
         lead = _LEAD.match(text)
         return _within_bounds(text, lead.end() if lead and lead.end() < why.start() else 0, why.start())
     reasons = (
-        m for m in _MARKER.finditer(text) if m.group().lower() != "as" or not _COMPARISON.search(text[: m.start()])
-    )
+        m for m in _MARKER.finditer(text)
+        if (m.group().lower() != "as" or not _COMPARISON.search(text[: m.start()]))
+        and not _DENIED.search(text[: m.start()])
+    )  # fmt: skip
     firsts = [m for m in (next(reasons, None), _AS_OPENING.search(text)) if m is not None]
     match = min(firsts, key=lambda m: m.start(), default=None)
     if match is None:
@@ -94,9 +99,13 @@ def reason_clause(text: str) -> tuple[int, int] | None:
 
 
 def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """[start, end) without closing punctuation, when it holds 2 to MAX_WORDS words and says more than "this"."""
+    """[start, end) without closing punctuation or a closing aside in parentheses, when it holds 2 to MAX_WORDS
+    words and says more than "this"."""
     while end > start and text[end - 1] in " ,;:.":
         end -= 1
+    aside = _ASIDE.search(text, start, end)  # "... due to the large number of points (n = 8, 448 cDNA probes)"
+    if aside and len(text[start : aside.start()].split()) >= 2:
+        end = aside.start()
     words = text[start:end].split()
     if len(words) < 2 or len(words) > MAX_WORDS or not any(len(w) > 3 for w in words[1:]):
         return None  # "since the": a marker and a function word state nothing
@@ -118,6 +127,7 @@ def clause_answer(question: str, texts: Sequence[str]) -> Clause | None:
         if shared >= MIN_SHARED and (best is None or shared > best[0]):
             best = (shared, -i, Clause(i, *span))
     return best[2] if best else None
+
 
 DESCRIPTION_WORDS = (4, 40)  # the fewest and most words of a description
 

@@ -50,6 +50,20 @@ def test_more_ways_of_stating_a_reason():
     )
 
 
+def test_a_denied_purpose_is_passed_over_and_a_closing_aside_left_out():
+    text = (
+        "In this example the goal is not to make any comments about the methodology, but rather to show how the "
+        "plots can be enhanced using hexagon binning due to the large number of points (n = 8, 448 probes)."
+    )
+    assert cut(text) == "due to the large number of points"
+    assert cut("We chose it not because of its cost.") is None  # the only reason given is denied
+    assert cut("We never use it because of its cost.") == "because of its cost"  # the reason it is not used
+    assert cut("Because of the integrations in the log-likelihood (4), it is slow.") == (
+        "Because of the integrations in the log-likelihood"
+    )
+    assert cut("It is fast since (as shown) it caches.") == "since (as shown) it caches"  # an aside inside stays
+
+
 def test_the_clause_comes_from_the_sentence_sharing_the_most_of_the_question():
     texts = [
         "The runs were slow because the disk was shared.",
