@@ -219,8 +219,9 @@ def judge_reply(
                 "answer_words": float(len(text.split()))}  # fmt: skip
         probability, fitted_at = p_right(row)
         show_at = fitted_at if threshold is None else threshold
-        # "not stated" over weak evidence ends Not found, unless the clause is confident enough to show.
-        found = answered(row, extractive_found) or probability >= fitted_at
+        # "not stated" over weak evidence ends Not found only when the clause is weak too (below CHECK_P, as the
+        # answerability check's): a sentence that states a reason in the question's terms is evidence of an answer.
+        found = answered(row, extractive_found) or probability >= min(CHECK_P, fitted_at)
         # A whole sentence is evidence, not a short answer: the page shows it as the evidence, and only a caller
         # that asks for every best answer (threshold 0: QASPER's scorer) gets it as the answer.
         sentence = isinstance(clause, Description) and not clause.means

@@ -178,3 +178,21 @@ def test_a_reason_clause_confident_enough_to_show_is_no_not_found():
     # "not stated" over weak evidence (0.2) would end Not found; the clause is shown instead.
     assert result.short.signals["evidence_best"] < reading.WEAK_EVIDENCE
     assert result.found and result.short.shown and result.short.text == "For obvious identification reasons"
+
+
+def test_a_reason_clause_withheld_is_no_not_found_unless_weak(monkeypatch):
+    from evidence.reader.backends import Completion, Step
+
+    sentences = [Sentence("SPH is used.", 0, 3.0, 0.1),
+                 Sentence("The polynomial kernel is attractive because it does not require a square root.", 1, 3.0,
+                          0.2)]  # fmt: skip
+    said = Completion("not stated", [Step("not", -0.1, (("not", -0.1),)), Step(" stated", -0.01, ())], 200, 120)
+    question = "Why is the polynomial kernel attractive computationally?"
+
+    def judged(p: float):
+        monkeypatch.setattr(reading, "p_right", lambda row: (p, 0.73))
+        return reading.judge_reply(question, sentences, read_reply("not stated", 2), said, EXTRACTIVE, False, None, 1.0)
+
+    withheld = judged(0.6)  # below the threshold to show, above the check's weak answer
+    assert withheld.found and not withheld.short.shown and withheld.short.text.startswith("because")
+    assert not judged(0.3).found  # a weak clause over weak evidence: Not found
