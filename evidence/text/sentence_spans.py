@@ -12,7 +12,7 @@ ABBREVIATIONS = frozenset({
     "sec", "secs", "sect", "ch", "chap", "ref", "refs", "dr", "mr", "mrs", "ms", "prof", "sr", "jr",
     "st", "mt", "no", "nos", "vol", "vols", "pp", "approx", "ca", "resp", "dept", "univ", "inc",
     "ltd", "co", "corp", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "std",
+    "oct", "nov", "dec", "std", "qu", "min", "max",
 })
 # fmt: on
 

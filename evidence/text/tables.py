@@ -176,19 +176,27 @@ def row_cells(text: str) -> tuple[str, list[str]]:
 
 def header_columns(header: str) -> list[str]:
     """A header's column names: its words, with a bracketed unit or a lone % joined to the word before it
-    ("Yes (%)"), an abbreviation to the word after it and a one-letter statistic to its "value" (R's "Estimate
-    Std. Error t value Pr(>|t|)": four columns), after the R command that printed the table when the line begins
+    ("Yes (%)") and R's two-word column names kept whole ("Estimate Std. Error t value Pr(>|t|)": four columns;
+    "Min. 1st Qu. Median Mean 3rd Qu. Max.": six), after the R command that printed the table when the line begins
     with it ("> coef(fmPID) (Intercept) glucose": the columns are "(Intercept)" and "glucose")."""
     columns: list[str] = []
-    joins_next = False
     for word in without_command(header.split()):
-        statistic = word == "value" and columns and len(columns[-1]) == 1
-        if columns and (joins_next or statistic or word.startswith("(") or word in {"%", "(%)"}):
+        two_words = bool(columns) and (
+            (columns[-1].lower(), word.lower()) in R_COLUMNS or (word == "value" and len(columns[-1]) == 1)
+        )
+        if columns and (two_words or word.startswith("(") or word in {"%", "(%)"}):
             columns[-1] = f"{columns[-1]} {word}"
         else:
             columns.append(word)
-        joins_next = bool(re.fullmatch(r"[A-Za-z]{2,5}\.", word))
     return columns
+
+
+# Column names of two words in R's printed output (summary(), anova(), coeftest()); a one-letter statistic and its
+# "value" ("t value", "F value") are one too.
+R_COLUMNS = frozenset({
+    ("std.", "error"), ("std.", "dev."), ("1st", "qu."), ("3rd", "qu."), ("sum", "sq"), ("mean", "sq"),
+    ("chi", "sq"), ("resid.", "df"), ("resid.", "dev"),
+})  # fmt: skip
 
 
 def without_command(words: list[str]) -> list[str]:
@@ -310,20 +318,31 @@ def key_row(text: str) -> bool:
 def column_headers(texts: Sequence[str]) -> list[str]:
     """Per sentence in text order, the header its cells are named by: the table's header above its first row
     (as `table_frames` finds it), else the nearest key row above it in the same table (`key_row`); "" for a
-    sentence that is no row. A key row counts only as its table's first row, or repeating that row's label."""
+    sentence that is no row. A key row counts only as its table's first row, or repeating that row's label. A
+    header line between two rows (`inner_header`: R prints one table right below another) names the rows below
+    it."""
     frames = table_frames(texts)
     out = [""] * len(texts)
-    keys = ""
+    keys = inner = ""
     for i, text in enumerate(texts):
         if not is_row(text):
             if not (i + 1 < len(texts) and i >= 1 and is_row(texts[i - 1]) and is_row(texts[i + 1])):
-                keys = ""  # the table ended (one line between two rows stays inside it)
+                keys = inner = ""  # the table ended (one line between two rows stays inside it)
+            elif inner_header(text, texts[i + 1]):
+                inner = text  # the header of a table printed right below the last ("method Min. 1st Qu. ...")
             continue
         first = i == 0 or not is_row(texts[i - 1])
         if key_row(text) and (first or row_cells(text)[0] == row_cells(keys)[0]):
             keys = text  # the table's first row, or one repeating its label ("computers ..." over each block)
-        out[i] = frames[i][1] or keys
+        out[i] = inner or frames[i][1] or keys
     return out
+
+
+def inner_header(line: str, below: str) -> bool:
+    """Whether a line between two rows is the header of the rows below it: its columns pair with the next row's
+    cells and none is a function word (a wrapped label, "Opportunity to ask", is no header)."""
+    columns = row_columns(below, line)
+    return bool(columns) and not any(word.lower() in _FUNCTION_COLUMNS for word in line.split())
 
 
 def split_frame(frame: str) -> tuple[str, str]:

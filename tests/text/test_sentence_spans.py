@@ -27,6 +27,7 @@ def _split(text: str) -> list[str]:
         ('Really? Yes! "Quoted." Then (paren.) Next.', ["Really?", "Yes!", '"Quoted."', "Then (paren.)", "Next."]),
         ("approx. five cases were seen.", ["approx. five cases were seen."]),
         ("Estimate Std. Error z value Pr(>|z|)", ["Estimate Std. Error z value Pr(>|z|)"]),  # R's header
+        ("method Min. 1st Qu. Median Mean 3rd Qu. Max.", ["method Min. 1st Qu. Median Mean 3rd Qu. Max."]),
         ("First para\n\nsecond para", ["First para", "second para"]),
         ("  padded sentence.   ", ["padded sentence."]),
         ("", []),

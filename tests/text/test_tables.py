@@ -92,6 +92,14 @@ def test_r_output_pairs_its_coefficient_header_and_its_numbered_rows():
     assert labelled_row("I(Income^2) 1587 5489 0.29 0.77", header) == (
         "I(Income^2): Estimate = 1587; Std. Error = 5489; z value = 0.29; Pr(>|z|) = 0.77"
     )
+    # summary() and anova(): "1st Qu.", "Sum Sq", "F value" are one column each.
+    header = "method Min. 1st Qu. Median Mean 3rd Qu. Max."
+    assert labelled_row("randomForest 2.99 3.19 3.35 3.35 3.49 3.73", header) == (
+        "randomForest: Min. = 2.99; 1st Qu. = 3.19; Median = 3.35; Mean = 3.35; 3rd Qu. = 3.49; Max. = 3.73"
+    )
+    assert (
+        labelled_row("Residuals 28 1.2 0.04", "Df Sum Sq Mean Sq") == "Residuals: Df = 28; Sum Sq = 1.2; Mean Sq = 0.04"
+    )
     # A matrix printed under the command that printed it, its rows named by number.
     header = "> coef(fmPID) (Intercept) glucose"
     assert labelled_row("5 -3.318569 0.02748038", header) == "5: (Intercept) = -3.318569; glucose = 0.02748038"
@@ -126,6 +134,24 @@ def test_a_key_row_names_the_columns_of_the_rows_below_it():
     assert headers[3] == headers[6] == headers[7] == ""  # no rows
     assert headers[8:] == ["Item Yes (%) No (%)"] * 3  # the header above the table
     assert labelled_row(texts[1], headers[1]) == "pubmed runtime (hours): 10k = .28; 20k = .43; 1m = 15.12"
+
+
+def test_a_header_line_between_rows_names_the_rows_below_it():
+    texts = [
+        "Table 1: Results.",
+        "pred 1 2 3",
+        "1 23 3 2",
+        "2 6 18 1",
+        "method Min. 1st Qu. Median",  # R prints a second table right below the first
+        "Accuracy svm 0.58 0.61 0.62",
+        "randomForest 0.41 0.43 0.45",
+        "Opportunity to ask",  # a wrapped label between rows is no header: it holds a function word
+        "questions 90.1 9.9 97",
+    ]
+    headers = column_headers(texts)
+    assert headers[5] == headers[6] == "method Min. 1st Qu. Median"
+    assert labelled_row(texts[6], headers[6]) == "randomForest: Min. = 0.41; 1st Qu. = 0.43; Median = 0.45"
+    assert headers[8] == "method Min. 1st Qu. Median"  # still the last header: the wrapped label changed nothing
 
 
 def test_a_frame_splits_into_its_caption_and_its_header():
