@@ -196,3 +196,20 @@ def test_a_reason_clause_withheld_is_no_not_found_unless_weak(monkeypatch):
     withheld = judged(0.6)  # below the threshold to show, above the check's weak answer
     assert withheld.found and not withheld.short.shown and withheld.short.text.startswith("because")
     assert not judged(0.3).found  # a weak clause over weak evidence: Not found
+
+
+def test_a_reason_clause_that_restates_the_question_is_never_shown(monkeypatch):
+    from evidence.reader.backends import Completion, Step
+
+    sentences = [Sentence("In order to fit a Bradley-Terry model to these data using BTm, the counts are arranged.",
+                          0, 3.0, 0.9)]  # fmt: skip
+    said = Completion("not stated", [Step("not", -0.1, (("not", -0.1),)), Step(" stated", -0.01, ())], 200, 120)
+    monkeypatch.setattr(reading, "p_right", lambda row: (0.9, 0.73))
+    question = "Why are self-citations left out when the package fits a Bradley-Terry model to the data?"
+    result = reading.judge_reply(question, sentences, read_reply("not stated", 1), said, EXTRACTIVE, True, None, 1.0)
+    assert result.found and result.short.text.startswith("In order to fit") and not result.short.shown
+    assert result.short.reader["echo"]
+    # The same clause to a question it does not restate is shown at the same confidence.
+    other = "Why are the counts arranged for BTm?"
+    shown = reading.judge_reply(other, sentences, read_reply("not stated", 1), said, EXTRACTIVE, True, None, 1.0)
+    assert shown.short.shown and shown.short.text == result.short.text and "echo" not in shown.short.reader
