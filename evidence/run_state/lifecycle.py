@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import streams
@@ -59,12 +59,14 @@ def end_run(
     now: datetime | None = None,
 ) -> bool:
     """End a run that is in one of the `expected` statuses: its end status, error and time, then its one finished
-    event (`said` is the event's short error, `details` more of its fields). False when it was not in them."""
-    ended = Run.objects.filter(pk=run_id, status__in=list(expected)).update(
-        status=status, error=error, finished_at=now or timezone.now()
-    )
-    if ended:
-        announce_end(run_id, status, error if said is None else said, details)
+    event (`said` is the event's short error, `details` more of its fields). False when it was not in them. The
+    status and the event commit together: a reader who sees the run ended finds its finished event too."""
+    with transaction.atomic():
+        ended = Run.objects.filter(pk=run_id, status__in=list(expected)).update(
+            status=status, error=error, finished_at=now or timezone.now()
+        )
+        if ended:
+            announce_end(run_id, status, error if said is None else said, details)
     return bool(ended)
 
 
