@@ -374,12 +374,12 @@ def in_axis_ticks(text: str, start: int, end: int) -> bool:
         if not inside or len(run) < AXIS_TICKS:
             continue
         values = [float(n.group().translate(_MINUS)) for n in run]
-        for first in range(max(0, inside[0] - len(run)), inside[0] + 1):
-            last = first + 1  # the longest stretch of equal steps from `first`
-            step = values[first + 1] - values[first] if first + 1 < len(run) else 0.0
+        for first in range(inside[0] + 1):  # the longest stretch of equal steps from each number up to the answer
+            last = first + 1
+            step = values[last] - values[first] if last < len(run) else 0.0
             while step and last + 1 < len(run) and math.isclose(values[last + 1] - values[last], step, rel_tol=1e-6):
                 last += 1
-            if last - first + 1 >= AXIS_TICKS and first <= inside[0] and inside[-1] <= last:
+            if last - first + 1 >= AXIS_TICKS and inside[-1] <= last:
                 return True
     return False
 
