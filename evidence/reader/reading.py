@@ -207,7 +207,7 @@ def judge_reply(
     clause = None
     if asked == "purpose" and not_a_reason(reply, texts):
         # The model said "not stated", or gave no reason, where a sentence states one: its reason clause.
-        clause = clause_answer(question, texts) if CLAUSES else None
+        clause = clause_answer(question, texts, cited_sentence(question, reply, texts)) if CLAUSES else None
     elif asks_for_description(question) and not_a_description(reply, texts):
         # "How was the dataset collected?" answered "not stated" or "BLEU": the sentence's description.
         clause = description_answer(question, texts, cited_sentence(question, reply, texts)) if CLAUSES else None
@@ -225,13 +225,10 @@ def judge_reply(
         # A whole sentence is evidence, not a short answer: the page shows it as the evidence, and only a caller
         # that asks for every best answer (threshold 0: QASPER's scorer) gets it as the answer.
         sentence = isinstance(clause, Description) and not clause.means
-        # "In order to fit a Bradley-Terry model to these data" to "Why ... when it fits a Bradley-Terry model to
-        # the data?": a reason clause in the question's own terms restates what is asked, never shown.
-        echo = not isinstance(clause, Description) and restates_question(question, text)
-        shown = found and probability >= show_at and (not sentence or show_at <= 0) and not echo
+        # (A reason clause that restates the question is never taken: clause_answer passes it over.)
+        shown = found and probability >= show_at and (not sentence or show_at <= 0)
         said = {**meta, "anchored": True, "clause": True, "not_stated": reply.not_stated,
-                **({"description": "means" if clause.means else "sentence"} if isinstance(clause, Description) else {}),
-                **({"echo": True} if echo else {})}
+                **({"description": "means" if clause.means else "sentence"} if isinstance(clause, Description) else {})}
         short = ShortAnswer(text, clause.sentence, clause.start, clause.end, probability, shown, kind, [],
                             _rounded(row), reader=said)  # fmt: skip
         return Reading(short, found)
@@ -316,17 +313,6 @@ def named_column_cell(question: str, texts: Sequence[str], tables: Sequence[str]
     if cell is None or (cell[0] < where.end and where.start < cell[1]):
         return where
     return Anchor(where.sentence, *cell)
-
-
-RESTATED = 0.6  # the share of a reason clause's terms that are the question's, from which it restates the question
-
-
-def restates_question(question: str, clause: str) -> bool:
-    """Whether a reason clause is mostly the question's own terms (RESTATED of them or more): it repeats what is
-    asked about instead of giving the reason. Chosen on the pool, dev5 and dev6 (in-sample): the clauses shown or
-    withheld there hold 0 to 0.33 of the question's terms when right (one 0.57), 0.40 to 0.75 when wrong."""
-    words = set(terms(clause))
-    return bool(words) and len(words & set(terms(question))) >= RESTATED * len(words)
 
 
 def repeats_question(question: str, answer: str) -> bool:

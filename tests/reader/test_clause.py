@@ -4,6 +4,7 @@ from evidence.answers.ranker_rows import Sentence
 from evidence.reader import reading
 from evidence.reader.clause import clause_answer, reason_clause
 from evidence.reader.prompt import read_reply
+from evidence.text.question import question_kind
 from tests.reader.test_read import EXTRACTIVE, completion
 
 
@@ -198,18 +199,57 @@ def test_a_reason_clause_withheld_is_no_not_found_unless_weak(monkeypatch):
     assert not judged(0.3).found  # a weak clause over weak evidence: Not found
 
 
-def test_a_reason_clause_that_restates_the_question_is_never_shown(monkeypatch):
+def test_a_reason_clause_that_restates_the_question_is_passed_over(monkeypatch):
     from evidence.reader.backends import Completion, Step
 
-    sentences = [Sentence("In order to fit a Bradley-Terry model to these data using BTm, the counts are arranged.",
-                          0, 3.0, 0.9)]  # fmt: skip
+    restated = "In order to fit a Bradley-Terry model to these data using BTm, the counts are arranged."
+    reason = "Self-citations are left out, since the abilities are relative rather than absolute quantities."
     said = Completion("not stated", [Step("not", -0.1, (("not", -0.1),)), Step(" stated", -0.01, ())], 200, 120)
     monkeypatch.setattr(reading, "p_right", lambda row: (0.9, 0.73))
     question = "Why are self-citations left out when the package fits a Bradley-Terry model to the data?"
-    result = reading.judge_reply(question, sentences, read_reply("not stated", 1), said, EXTRACTIVE, True, None, 1.0)
-    assert result.found and result.short.text.startswith("In order to fit") and not result.short.shown
-    assert result.short.reader["echo"]
-    # The same clause to a question it does not restate is shown at the same confidence.
+    # The restating clause shares the most of the question, yet the other sentence's reason is the answer.
+    sentences = [Sentence(restated, 0, 3.0, 0.9), Sentence(reason, 1, 2.0, 0.8)]
+    result = reading.judge_reply(question, sentences, read_reply("not stated", 2), said, EXTRACTIVE, True, None, 1.0)
+    assert result.short.text == "since the abilities are relative rather than absolute quantities"
+    assert result.short.sentence == 1 and result.short.shown
+    # With no other reason given, nothing is shown.
+    alone = reading.judge_reply(question, sentences[:1], read_reply("not stated", 1), said, EXTRACTIVE, True, None,
+                                1.0).short  # fmt: skip
+    assert not alone.text and not alone.shown
+    # The same clause to a question it does not restate is taken.
     other = "Why are the counts arranged for BTm?"
-    shown = reading.judge_reply(other, sentences, read_reply("not stated", 1), said, EXTRACTIVE, True, None, 1.0)
-    assert shown.short.shown and shown.short.text == result.short.text and "echo" not in shown.short.reader
+    shown = reading.judge_reply(other, sentences[:1], read_reply("not stated", 1), said, EXTRACTIVE, True, None, 1.0)
+    assert shown.short.shown and shown.short.text.startswith("In order to fit")
+
+
+def test_reasons_stated_by_an_adverb_a_participle_or_a_clause_opening_as():
+    assert cut("The recursions are done in C to dramatically increase speed.") == "to dramatically increase speed"
+    assert cut("We sort at creation, guaranteeing that identical sets have identical representation.") == (
+        "guaranteeing that identical sets have identical representation"
+    )
+    assert cut("We use imputation, as Haley-Knott regression performs poorly under selective genotyping, which "
+               "was used here.") == "Haley-Knott regression performs poorly under selective genotyping"  # fmt: skip
+    assert cut("A is faster, as described in Table 2.") is None  # "as" pointing at the text, no verb of its own
+    # A sentence cut at a line break's hyphen ("order-") gives no clause.
+    assert cut("Indeed, since set elements are order-") is None
+
+
+def test_a_question_asking_what_a_thing_is_for_is_answered_by_its_use():
+    text = ("It depends on the packages exactRankTests for the computation of the distribution of linear rank "
+            "statistics (Hothorn, 2001) and mvtnorm for the multivariate normal (Hothorn et al., 2001).")  # fmt: skip
+    span = reason_clause(text, uses=True)
+    assert span and text[span[0] : span[1]] == "for the computation of the distribution of linear rank statistics"
+    assert reason_clause(text) is None  # "for the computation" answers only a question asking what it is for
+    question = "What does the R package maxstat need the exactRankTests package for?"
+    assert question_kind(question) == "purpose"
+    texts = [
+        "The package maxstat provides an interface for the approximation of the null distribution of statistics.",
+        text,
+    ]
+    # Both sentences share two of the question's terms: the one the model's answer rests on is taken.
+    assert clause_answer(question, texts).sentence == 0
+    assert clause_answer(question, texts, cited=1).sentence == 1
+    sentences = [Sentence(t, i, 3.0 - i, 0.8) for i, t in enumerate(texts)]
+    short = reading.judge_reply(question, sentences, read_reply("exactRankTests", 2), completion("exactRankTests"),
+                                EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "for the computation of the distribution of linear rank statistics" and short.sentence == 1
