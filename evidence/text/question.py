@@ -23,7 +23,9 @@ _QUANTITY_Q = re.compile(
 _COUNT_Q = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
 _YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|^\s*when\b|\bin what year\b", re.I)
 _PURPOSE_Q = re.compile(
-    r"\bused for(?=\s+in\b|\s*\?|\s*$)|\bfor what\b|^\s*what\b[^?]*\bfor\s*\??\s*$|\bpurpose\b|\bwhy\b|\brole of\b|"
+    r"\bused for(?=\s+in\b|\s*\?|\s*$)|\bfor what\b|\bpurpose\b|\bwhy\b|\brole of\b|"
+    # "What does maxstat need exactRankTests for?", not "What does the name stand for?"
+    r"^\s*what\b[^?]*\b(?:need|use|require|design|intend|meant|employ|appl|add|introduc)\w*\b[^?]*\bfor\s*\??\s*$|"
     r"\bmotivation\b|\brationale\b|\bidea behind\b|\breason (?:for|why)\b",
     re.I,
 )

@@ -46,6 +46,8 @@ def test_a_purpose_question_is_one_by_its_why_its_motivation_or_the_idea_behind_
     assert question_kind("What is DTPA used for?") == "purpose"
     assert question_kind("Which named entity recognizer was used for English?") == "name"  # not what it is for
     assert question_kind("What metrics are used for evaluation?") == "name"
+    assert question_kind("What does the R package maxstat need the exactRankTests package for?") == "purpose"
+    assert question_kind("What does the name of the TIMP package stand for?") != "purpose"  # an idiom, no use
 
 
 def test_a_question_asking_for_several_things_has_a_plural_head_noun():
