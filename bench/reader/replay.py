@@ -84,7 +84,8 @@ def capture(specs: list[str], out: Path) -> None:
             blocks, s = read_whole(q["question"], papers)
             if not blocks:
                 continue
-            top = [(i, replace(sentence, text=blocks[i].text)) for i, sentence in top_sentences(s)]
+            top = [(i, replace(sentence, text=blocks[i].text, position=(blocks[i].docid, blocks[i].start)))
+                   for i, sentence in top_sentences(s)]  # fmt: skip
             context = " ".join(b.text for paper in papers for b in paper.blocks)
             extractive = short_answer(
                 q["question"], [sentence for _, sentence in top], absent=float(s["absent"][0]), context=context,
@@ -149,7 +150,8 @@ def read_all(inputs: Path, cache: Path, out: Path) -> None:
     rows = []
     for line in inputs.read_text().splitlines():
         item = json.loads(line)
-        sentences = [Sentence(**s) for s in item["sentences"]]
+        sentences = [Sentence(**{**s, "position": tuple(s["position"]) if s.get("position") else None})
+                     for s in item["sentences"]]  # fmt: skip
         ex = dict(item["extractive"])
         found = ex.pop("found")
         extractive = ShortAnswer(**ex)

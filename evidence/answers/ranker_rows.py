@@ -50,6 +50,7 @@ class Sentence:
     score: float  # the reader's score (any scale: only the gap to the best is used)
     probability: float  # P(evidence) the reader gave it
     coverage: float | None = None  # the reader's share of the question's terms around it, when it measures one
+    position: tuple[str, int] | None = None  # (paper, character offset) where it stands, when the reader knows
 
 
 def feature_names() -> list[str]:

@@ -72,6 +72,8 @@ def read(
         Evidence(s.text, titles[i] if i < len(titles) else "", tables[i] if i < len(tables) else "")
         for i, s in enumerate(shown)
     ]
+    order = paper_order(shown) if PAPER_ORDER else list(range(count))
+    prompted = [evidence[i] for i in order]  # the sentences as the model reads them
     budget = float(settings.EVIDENCE_READER_TIMEOUT_S)
     if timeout_s is not None:
         budget = min(budget, timeout_s)
@@ -81,10 +83,12 @@ def read(
     started = time.monotonic()
     try:
         with step(message) if step else contextlib.nullcontext():
-            completion = model.complete(system_message(), user_message(question, evidence), MAX_TOKENS, budget)
+            completion = model.complete(system_message(), user_message(question, prompted), MAX_TOKENS, budget)
     except ReaderUnavailable as error:
         return Reading(_labelled(extractive, "extractive", str(error)), extractive_found)
     reply = read_reply(completion.text, count)
+    if reply.sentence is not None:  # the sentence it names, numbered as the model read them: best first again
+        reply = replace(reply, sentence=order[reply.sentence])
     texts = [s.text for s in shown]
     cited = cited_sentence(question, reply, texts)
     second = None
@@ -99,9 +103,28 @@ def read(
     if ANSWERABLE_CHECK and needs_check(result) and left >= 1.0:
         # A withheld answer is checked: does the evidence mention every detail the question asks about?
         with contextlib.suppress(ReaderUnavailable):
-            check = model.complete(system_message(), check_message(question, evidence, result.short.text), 1, left)
+            check = model.complete(system_message(), check_message(question, prompted, result.short.text), 1, left)
             result = checked(result, yes_no_margin(check))
     return result
+
+
+# The model reads the sentences grouped by paper (the best paper first) and in the order each paper writes them, as
+# a text reads: a table's rows below their header line, "The extrapolated values for the whole data are:" before
+# the output it introduces. Off: best first, as ranked.
+PAPER_ORDER = True
+
+
+def paper_order(sentences: Sequence[Sentence]) -> list[int]:
+    """The order the model reads the best sentences in (indices into `sentences`, best first): the papers in the
+    order of their best sentence, each paper's sentences by where they stand; best first when any sentence's place
+    is unknown."""
+    places = [s.position for s in sentences if s.position is not None]
+    if len(places) < len(sentences):
+        return list(range(len(sentences)))
+    first: dict[str, int] = {}
+    for i, (paper, _) in enumerate(places):
+        first.setdefault(paper, i)
+    return sorted(range(len(places)), key=lambda i: (first[places[i][0]], places[i][1]))
 
 
 # The answerability check: a withheld answer (anchored, not a yes/no) is read once more, with the question "is every

@@ -335,3 +335,24 @@ def test_the_checks_margin_reads_yes_and_no_from_the_first_token():
     assert reading.yes_no_margin(reply) == pytest.approx(2.5)
     assert reading.yes_no_margin(Completion("Maybe", [Step("Maybe", -0.1, (("Maybe", -0.1),))], 10, 2)) == 0.0
     assert reading.yes_no_margin(Completion("", [], 10, 0)) == 0.0
+
+
+def test_the_model_reads_each_papers_sentences_in_the_papers_order_and_its_cited_number_maps_back(monkeypatch):
+    placed = [
+        Sentence("The extrapolated richness for the whole data is 236.", 0, 5.0, 0.8, position=("b", 900)),
+        Sentence("A sample of 25 plots gives 213.", 1, 4.0, 0.6, position=("a", 50)),
+        Sentence("The whole data set has 225 species.", 2, 3.0, 0.4, position=("b", 100)),
+        Sentence("Richness is counted per plot.", 3, 2.0, 0.3, position=("a", 10)),
+    ]
+    # Paper b (its best sentence first) before paper a, each by where its sentences stand.
+    assert reading.paper_order(placed) == [2, 0, 3, 1]
+    assert reading.paper_order([*placed[:3], Sentence("No place.", 3, 2.0, 0.3)]) == [0, 1, 2, 3]
+    backend = Scripted("[2] 236")  # the model's second sentence is the best ranked one
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    short = reading.read("What richness is extrapolated for the whole data?", placed, EXTRACTIVE, True).short
+    prompt = backend.asked[0]
+    assert prompt.index("225 species") < prompt.index("236.") < prompt.index("per plot") < prompt.index("213")
+    assert short.text == "236" and short.sentence == 0
+    monkeypatch.setattr(reading, "PAPER_ORDER", False)
+    reading.read("What richness is extrapolated for the whole data?", placed, EXTRACTIVE, True)
+    assert backend.asked[1].index("236.") < backend.asked[1].index("213") < backend.asked[1].index("225 species")

@@ -216,7 +216,8 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     blocks, s = score_paper_sentences(question, papers)
     if not blocks:
         return Outcome("no_new_passages", Answer(NOT_FOUND, NOT_FOUND, 0.0))
-    top = [(i, replace(sentence, text=blocks[i].text)) for i, sentence in top_sentences(s)]
+    top = [(i, replace(sentence, text=blocks[i].text, position=(blocks[i].docid, blocks[i].start)))
+           for i, sentence in top_sentences(s)]  # fmt: skip
     absent = float(s["absent"][0])
     context = " ".join(b.text for paper in papers for b in paper.blocks)
     short = short_answer(
