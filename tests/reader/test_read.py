@@ -349,6 +349,7 @@ def test_the_model_reads_each_papers_sentences_in_the_papers_order_and_its_cited
     assert reading.paper_order([*placed[:3], Sentence("No place.", 3, 2.0, 0.3)]) == [0, 1, 2, 3]
     backend = Scripted("[2] 236")  # the model's second sentence is the best ranked one
     monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    monkeypatch.setattr(reading, "PAPER_ORDER", True)
     short = reading.read("What richness is extrapolated for the whole data?", placed, EXTRACTIVE, True).short
     prompt = backend.asked[0]
     assert prompt.index("225 species") < prompt.index("236.") < prompt.index("per plot") < prompt.index("213")
