@@ -357,3 +357,21 @@ def test_the_model_reads_each_papers_sentences_in_the_papers_order_and_its_cited
     monkeypatch.setattr(reading, "PAPER_ORDER", False)
     reading.read("What richness is extrapolated for the whole data?", placed, EXTRACTIVE, True)
     assert backend.asked[1].index("236.") < backend.asked[1].index("213") < backend.asked[1].index("225 species")
+
+
+def test_a_verdict_is_shown_from_its_own_threshold_below_the_calibrations(monkeypatch):
+    def judged_at(p: float):
+        monkeypatch.setattr(reading, "p_right", lambda row: (p, 0.73))
+        return reading.judge_reply("Does MapReduce rely on a lock service?", SENTENCES, read_reply("[1] yes", 3),
+                                   completion("[1] yes"), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+
+    assert judged_at(0.6).shown and judged_at(0.6).text == "Yes"
+    assert not judged_at(0.45).shown
+    # Another answer at the same P(right) stays withheld below the calibration's threshold.
+    monkeypatch.setattr(reading, "p_right", lambda row: (0.6, 0.73))
+    assert not judge_chubby().shown
+
+
+def judge_chubby():
+    return reading.judge_reply("Which lock service does MapReduce rely on?", SENTENCES, read_reply("Chubby", 3),
+                               completion("Chubby"), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
