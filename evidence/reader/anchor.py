@@ -130,14 +130,28 @@ def anchor_items(answer: str, sentences: Sequence[str], named: int | None = None
 
 def _variants(answer: str) -> list[str]:
     """The answer as given, then without a leading article or trailing punctuation, then a count as words, then a
-    decimal fraction as a text may print it without its leading zero ("0.1" for ".1")."""
+    decimal fraction as a text may print it without its leading zero ("0.1" for ".1"), then a whole number of four
+    digits or more with its thousands grouped as a text prints them ("1,456" for "1456")."""
     text = answer.strip()
     out = [text]
     bare = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.I).strip().rstrip(".,;:")
     if bare and bare != text:
         out.append(bare)
     fraction = re.fullmatch(r"([-+]?)0(\.\d+)", bare or text)
-    return out + spelled(bare or text) + ([fraction.group(1) + fraction.group(2)] if fraction else [])
+    return out + spelled(bare or text) + ([fraction.group(1) + fraction.group(2)] if fraction else []) + grouped(
+        bare or text
+    )
+
+
+def grouped(number: str) -> list[str]:
+    """A whole number of 4 digits or more (a unit may follow) with its thousands grouped by a comma or a thin
+    space: "1,456" for "1456" ("1456 persons": "1,456 persons"). Not by a plain space: "1 456" may be two cells."""
+    match = re.fullmatch(r"(\d{4,})(\s*\D.*)?", number)
+    if match is None:
+        return []
+    digits, rest = match.group(1), match.group(2) or ""
+    groups = [digits[max(0, i - 3) : i] for i in range(len(digits), 0, -3)][::-1]
+    return [separator.join(groups) + rest for separator in (",", "\u2009")]
 
 
 def spelled(count: str) -> list[str]:

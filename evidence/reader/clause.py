@@ -31,16 +31,18 @@ _MARKERS = (
     r"(?<=, )(?:thereby |thus )?(?:guaranteeing|ensuring|allowing|enabling|avoiding|preventing)|"
     # ", as Haley-Knott regression performs poorly ...": "as" opening a clause whose verb follows within 4 words.
     r"(?<=, )as(?= (?:[\w\-]+ ){1,4}(?:is|are|was|were|has|have|had|does|do|did|can|cannot|could|would|will|may|"
-    r"might|must|performs|works|fails|requires|needs|depends|yields|gives|lacks|tends)\b)"
+    r"might|must|performs|works|fails|requires|needs|depends|yields|gives|lacks|tends)\b)|"
+    # "... is necessary for correct standard error calculation": what a thing is needed for.
+    r"(?:(?<=necessary )|(?<=needed )|(?<=required )|(?<=essential )|(?<=crucial )|(?<=important ))for(?= \w)"
 )
 _MARKER = re.compile(rf"\b(?:{_MARKERS})\b", re.I)
 # "What does maxstat need exactRankTests for?": "for the computation of ..." says what a thing is used for; a
 # marker only for a question that asks what something is (used) for.
 _USE = r"for (?:the |a |an )?[\w\-]+(?:ion|ing|ment|sis|ance|ence)s?"
 _MARKER_OR_USE = re.compile(rf"\b(?:{_MARKERS}|{_USE})\b", re.I)
-_ASKS_USE = re.compile(r"\bfor\s*\?\s*$|\bused for\b", re.I)
+_ASKS_USE = re.compile(r"\bfor\s*\?\s*$|\bfor\s+in\b|\bused for\b", re.I)
 _CLAUSE_END = re.compile(
-    r";|,\s+(?:which|while|whereas|but|however|although|though|since|because|as|i\.e\.|e\.g\.)\b|\.\s*$|"
+    r";|:\s|,\s+(?:which|while|whereas|but|however|although|though|since|because|as|i\.e\.|e\.g\.)\b|\.\s*$|"
     r"\s+\((?:[^()]*\s)?(?:1[89]|20)\d\d[a-z]?\)|$",  # a citation ("(Hothorn, 2001)") ends its clause too
     re.I,
 )
@@ -79,6 +81,8 @@ _AS_OPENING = re.compile(
     r"above|below|follows|opposed|far|long|soon|much|many|part|regards?)\b)"
 )
 _LEAD = re.compile(r"^(?:[^\s,;]+\s+){0,3}[^\s,;]+,\s+")  # "Formally, ", "In this paper, ": a sentence's leading phrase
+# "Note that in order to avoid ranking bias, we break ties ...": a clause after such a short lead opens its sentence.
+_SHORT_LEAD = re.compile(r"^(?:[\w\-]+\s+){0,2}(?:that|[\w\-]+,)$", re.I)
 
 
 def reason_clause(text: str, uses: bool = False) -> tuple[int, int] | None:
@@ -101,11 +105,17 @@ def reason_clause(text: str, uses: bool = False) -> tuple[int, int] | None:
     if match is None:
         return None
     start = match.start()
-    opening = (not text[:start].strip(" (").split() or text[:start].strip().lower() in {"in", "it is"}
+    before = text[:start].strip(" (")
+    opening = (not before.split() or before.lower() in {"in", "it is"} or bool(_SHORT_LEAD.match(before))
                or match.re is _AS_OPENING)  # fmt: skip
     rest = text[match.end() :]
     end_at = rest.find(",") if opening and "," in rest else _CLAUSE_END.search(rest).start()  # type: ignore[union-attr]
     end = match.end() + end_at
+    if len(text[start:end].split()) > MAX_WORDS:
+        # "because there is compelling evidence that these have quite a low specificity (particularly in ...), and
+        # do not ...": a clause too long to be an answer ends at its first aside or comma.
+        cut = re.search(r"\s+\(|,\s", text[match.end() : end])
+        end = match.end() + cut.start() if cut else end
     dropped = _DROPPED.match(text[start:end])
     if dropped:
         start += dropped.end()
@@ -132,20 +142,28 @@ def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def clause_answer(question: str, texts: Sequence[str], cited: int | None = None) -> Clause | None:
     """The reason clause of the best sentence that states one and shares at least MIN_SHARED of the question's
-    terms (the most shared first, the sentence the model's answer rests on, `cited`, counting one more; then the
-    better ranked), or None. A clause that restates the question is passed over."""
+    terms: a sentence sharing a term of what the question asks about (its focus) first, then the most shared, the
+    sentence the model's answer rests on, `cited`, counting one more, then the better ranked; None when none. A
+    clause that restates the question is passed over."""
     asked = set(terms(question))
+    focus = set(terms(_CONTEXT.sub("for", question)))
     uses = bool(_ASKS_USE.search(question))
-    best: tuple[int, int, Clause] | None = None
+    best: tuple[tuple[bool, int, int], Clause] | None = None
     for i, text in enumerate(texts):
         span = reason_clause(text, uses)
         if span is None or restates_question(question, text[span[0] : span[1]]):
             continue
-        shared = len(asked & set(terms(text)))
-        score = shared + (i == cited)
-        if shared >= MIN_SHARED and (best is None or score > best[0]):
-            best = (score, -i, Clause(i, *span))
-    return best[2] if best else None
+        words = set(terms(text))
+        shared = len(asked & words)
+        key = (bool(focus & words), shared + (i == cited), -i)
+        if shared >= MIN_SHARED and (best is None or key > best[0]):
+            best = (key, Clause(i, *span))
+    return best[1] if best else None
+
+
+# "What is the rseed variable defined for in Zeileis, Meyer and Hornik's vcd vignette ...?": what follows "for in"
+# says where the thing stands (many sentences share it), not what it is.
+_CONTEXT = re.compile(r"\bfor\s+in\b.*$", re.I | re.S)
 
 
 RESTATED = 0.6  # the share of a reason clause's terms that are the question's, from which it restates the question

@@ -237,10 +237,10 @@ def judge_reply(
     meta = {"backend": "model", "reply": completion.text[:200], "seconds": round(seconds, 3),
             "prompt_tokens": completion.prompt_tokens, "evaluated_tokens": completion.evaluated_tokens}  # fmt: skip
     clause = None
-    if asked == "purpose" and not_a_reason(reply, texts):
+    if asked == "purpose" and not_a_reason(reply, texts, question):
         # The model said "not stated", or gave no reason, where a sentence states one: its reason clause.
         clause = clause_answer(question, texts, cited_sentence(question, reply, texts)) if CLAUSES else None
-    elif asks_for_description(question) and not_a_description(reply, texts):
+    elif asks_for_description(question) and not_a_description(reply, texts, question):
         # "How was the dataset collected?" answered "not stated" or "BLEU": the sentence's description.
         clause = description_answer(question, texts, cited_sentence(question, reply, texts)) if CLAUSES else None
     if clause is not None:
@@ -276,7 +276,8 @@ def judge_reply(
         row |= {"anchored": 1.0, "conflict": float(conflict), "polar": 1.0, "sentence_rank": float(index),
                 "evidence_p": float(sentences[index].probability), "top": float(index == 0),
                 "evidence_cov": float(sentences[index].coverage or 0.0),
-                "hedged": float(hedged(texts[index]))}  # fmt: skip
+                "hedged": float(hedged(texts[index])),
+                "negated_no": float(polarity == "no" and negated(texts[index]))}  # fmt: skip
         row |= second_signals(second, polarity, len(texts), polar=True, question=question, sentence=texts[index])
         probability, show_at = p_right(row)
         show_at = min(show_at, VERDICT_SHOW_AT) if threshold is None else threshold
@@ -302,6 +303,8 @@ def judge_reply(
         where = through_noun(texts[where.sentence], where, asked_noun(question))
         # "39242" read from the row's "Size" column to "how many nodes (order)": the cell of the column it names.
         where = named_column_cell(question, texts, tables, where)
+        # "80.000" (simulation runs) to "how long did the computation take?": the value the sentences give in time.
+        where = stated_duration(question, texts, where)
     if where is None:
         # Not in the evidence: withheld, whatever the model's confidence.
         row |= {"anchored": 0.0}
@@ -347,6 +350,33 @@ def named_column_cell(question: str, texts: Sequence[str], tables: Sequence[str]
     return Anchor(where.sentence, *cell)
 
 
+_ASKS_DURATION = re.compile(
+    r"\bhow long\b[^?]*\b(?:take|takes|took|taken|last|lasts|lasted|run|runs|ran|need|needs|needed|spend|spent|"
+    r"wait|waited)\b|\bfor how long\b|\bhow much time\b|\bhow many (?:milliseconds|seconds|minutes|hours|days|weeks)\b",
+    re.I,
+)
+_TIME_UNIT = r"(?:ms|milliseconds?|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b"
+_DURATION = re.compile(rf"(?<![\w.,])\d+(?:[.,]\d+)?\s*{_TIME_UNIT}", re.I)
+
+
+def stated_duration(question: str, texts: Sequence[str], where: Anchor) -> Anchor:
+    """To a question asking how long something took, an answer with no unit of time in its sentence ("80.000" of
+    "obtained the same result using 80.000 simulation runs") is no duration: the first number the sentences give
+    with a unit of time is (the answer's sentence first, then the best ranked: "8.06 seconds"); an answer with its
+    unit, or one no sentence offers another for, stands."""
+    if not _ASKS_DURATION.search(question):
+        return where
+    sentence = texts[where.sentence]
+    unit_after = re.match(rf"\s*{_TIME_UNIT}", sentence[where.end :], re.I)
+    if _DURATION.search(sentence[where.start : where.end]) or unit_after:
+        return where
+    for index in (where.sentence, *range(len(texts))):
+        found = _DURATION.search(texts[index])
+        if found:
+            return Anchor(index, found.start(), found.end())
+    return where
+
+
 def repeats_question(question: str, answer: str) -> bool:
     """Whether every word of the answer is a word of the question ("RTE" to "What is the name of the RTE system
     ...?", "top-down" to "Which top-down method ...?"): it names what is asked about, not what is asked for. A
@@ -377,10 +407,11 @@ CLAUSES = True  # a purpose question the model gave no reason for is answered by
 SHORT_REASON = 2  # words: a reply this short to a "why" question names a thing, not a reason ("64 bit")
 
 
-def not_a_reason(reply: Reply, texts: Sequence[str]) -> bool:
+def not_a_reason(reply: Reply, texts: Sequence[str], question: str = "") -> bool:
     """Whether a reply to a purpose question gives no reason: "not stated", a yes/no, a phrase not in the evidence,
-    or one of at most SHORT_REASON words."""
-    if reply.not_stated or reply.polarity:
+    one of at most SHORT_REASON words, or one in the question's own words ("S4 classes and methods style" to "Why
+    did they choose the S4 classes and methods style?")."""
+    if reply.not_stated or reply.polarity or repeats_question(question, reply.text):
         return True
     where = anchor(reply.text, texts, reply.sentence) or anchor_run(reply.text, texts, reply.sentence)
     return where is None or len(reply.text.split()) <= SHORT_REASON
@@ -389,10 +420,10 @@ def not_a_reason(reply: Reply, texts: Sequence[str]) -> bool:
 SHORT_DESCRIPTION = 3  # words: a reply this short to "how was it done" names a thing, not the way ("BLEU")
 
 
-def not_a_description(reply: Reply, texts: Sequence[str]) -> bool:
+def not_a_description(reply: Reply, texts: Sequence[str], question: str = "") -> bool:
     """Whether a reply to a question asking for a description gives none: "not stated", a yes/no, a phrase not in
-    the evidence, or one of at most SHORT_DESCRIPTION words."""
-    return not_a_reason(reply, texts) or len(reply.text.split()) <= SHORT_DESCRIPTION
+    the evidence, one in the question's own words, or one of at most SHORT_DESCRIPTION words."""
+    return not_a_reason(reply, texts, question) or len(reply.text.split()) <= SHORT_DESCRIPTION
 
 
 WORD_BUDGET = 150  # words of evidence the model reads (about 200 tokens, 4-5 s on 2 cores) past the first sentences
@@ -511,6 +542,7 @@ def signals_of(
         "row": 0.0,
         "answer_words": 0.0,
         "hedged": 0.0,
+        "negated_no": 0.0,
         "partial": 0.0,
         "clause": 0.0,
         "second_agrees": 0.0,

@@ -25,7 +25,9 @@ _YEAR_Q = re.compile(r"\bwhat year\b|\bwhich year\b|^\s*when\b|\bin what year\b"
 _PURPOSE_Q = re.compile(
     r"\bused for(?=\s+in\b|\s*\?|\s*$)|\bfor what\b|\bpurpose\b|\bwhy\b|\brole of\b|"
     # "What does maxstat need exactRankTests for?", not "What does the name stand for?"
-    r"^\s*what\b[^?]*\b(?:need|use|require|design|intend|meant|employ|appl|add|introduc)\w*\b[^?]*\bfor\s*\??\s*$|"
+    # "What is the rseed variable defined for in the vcd vignette?": "for" may be followed by where it is.
+    r"^\s*what\b[^?]*\b(?:need|use|require|design|intend|meant|employ|appl|add|introduc|defin)\w*\b[^?]*\bfor"
+    r"(?:\s*\??\s*$|\s+in\b)|"
     r"\bmotivation\b|\brationale\b|\bidea behind\b|\breason (?:for|why)\b",
     re.I,
 )
@@ -63,7 +65,8 @@ def question_kind(question: str) -> str:
     q = " ".join(question.split())
     # "In the model with X, is FDI welfare improving ...?", "Unlike a global F test, does ...?": the question proper
     # follows a leading phrase (one that is no question of its own: "What ..., is ..." is not a yes/no question).
-    lead = re.match(r"^\s*(?!(?:what|which|who|whom|whose|how|why|when|where)\b)[^,?]{0,120},\s*(.+)$", q, re.I)
+    # "When gbm() computes the estimates, does it iterate ...?": a "when" clause leads too.
+    lead = re.match(r"^\s*(?!(?:what|which|who|whom|whose|how|why)\b)[^,?]{0,120},\s*(.+)$", q, re.I)
     if lead and _BOOLEAN.match(lead.group(1)):
         q = lead.group(1)
     if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):

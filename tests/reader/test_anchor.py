@@ -187,3 +187,12 @@ def test_a_name_cut_short_of_the_asked_noun_runs_through_it():
                                    ("The SIGKDD Award went to DBSCAN.", "SIGKDD", "")):  # fmt: skip
         where = anchor(answer, [sentence])
         assert through_noun(sentence, where, noun) == where
+
+
+def test_a_whole_number_anchors_where_the_sentence_groups_its_thousands():
+    sentence = ["A random sample of 1,456 persons was asked in 1979."]
+    found = anchor("1456", sentence)
+    assert found is not None and sentence[0][found.start : found.end] == "1,456"
+    found = anchor("1456 persons", sentence)
+    assert found is not None and sentence[0][found.start : found.end] == "1,456 persons"
+    assert anchor("1979", sentence) is not None and anchor("145", sentence) is None

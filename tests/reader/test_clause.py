@@ -253,3 +253,53 @@ def test_a_question_asking_what_a_thing_is_for_is_answered_by_its_use():
     short = reading.judge_reply(question, sentences, read_reply("exactRankTests", 2), completion("exactRankTests"),
                                 EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == "for the computation of the distribution of linear rank statistics" and short.sentence == 1
+
+
+def test_a_clause_after_a_short_lead_or_before_a_colon_ends_with_its_own_clause():
+    # "Note that in order to ...," opens its sentence: the clause ends at its comma, not with the main clause.
+    assert cut("Note that in order to avoid ranking bias, we break ties by adding a small amount of random noise.") == (
+        "in order to avoid ranking bias"
+    )
+    # A colon before the code it introduces ends the clause.
+    assert cut("Let us use a smaller factor d in order to investigate how sparse the X matrix would be: > d2 <- "
+               "factor(1:150) # 10 times smaller > tmp2 <- expand.grid(id=id, a=a, b=b, d=d2)") == (
+        "in order to investigate how sparse the X matrix would be"
+    )  # fmt: skip
+    # A clause too long to be an answer ends at its first aside.
+    text = ("The rates are derived from the register, where we have omitted the blood-glucose criteria, because there "
+            "is compelling evidence that these have quite a low specificity (particularly in the younger ages among "
+            "women), and do not substantially contribute to the sensitivity.")  # fmt: skip
+    assert cut(text) == "because there is compelling evidence that these have quite a low specificity"
+    # What a thing is necessary for is its purpose.
+    needed = "Having individual as the primary sampling unit is necessary for correct standard error calculation."
+    assert cut(needed) == "for correct standard error calculation"
+    assert cut("The unit is necessary.") is None
+
+
+def test_what_a_thing_is_defined_for_in_a_paper_is_read_from_the_sentence_about_the_thing():
+    question = "What is the rseed variable defined for in Zeileis, Meyer and Hornik's vcd vignette on shadings?"
+    assert question_kind(question) == "purpose"
+    texts = [
+        "This vignette is a companion paper to Zeileis, Meyer, and Hornik (2007) which introduces extensions to "
+        "residual-based shadings for enhancing mosaic and association plots.",
+        "Furthermore, we define a rseed which will be used as the random seed for making the results of the "
+        "permutation tests below exactly reproducible.",
+    ]
+    # The first sentence shares more of the question, but only of where the thing stands (the paper): the second
+    # speaks of the thing asked about.
+    clause = clause_answer(question, texts)
+    assert clause is not None and clause.sentence == 1
+    assert texts[1][clause.start : clause.end] == (
+        "for making the results of the permutation tests below exactly reproducible"
+    )
+    # Without "in <paper>", "defined for" asks nothing of a use.
+    assert question_kind("What is the rseed variable defined as?") != "purpose"
+
+
+def test_a_reply_in_the_questions_own_words_gives_no_reason():
+    sentences = [Sentence("We have chosen to use S4 classes and methods style (Chambers, 1998) to allow validation of "
+                          "objects created.", 0, 5.0, 0.8)]  # fmt: skip
+    reply = "S4 classes and methods style"
+    short = reading.judge_reply("Why did Pebesma and Bivand choose the S4 classes and methods style for sp?", sentences,
+                                read_reply(reply, 1), completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "to allow validation of objects created" and short.reader["clause"] is True

@@ -375,3 +375,33 @@ def test_a_verdict_is_shown_from_its_own_threshold_below_the_calibrations(monkey
 def judge_chubby():
     return reading.judge_reply("Which lock service does MapReduce rely on?", SENTENCES, read_reply("Chubby", 3),
                                completion("Chubby"), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+
+
+def test_a_question_asking_how_long_gets_a_value_in_time():
+    sentences = [
+        Sentence("The computation needs 8.06 seconds total time on a Pentium III.", 0, 3.0, 0.8),
+        Sentence("Edwards and Berry obtained the same result using 80.000 simulation runs.", 1, 2.0, 0.6),
+    ]
+    question = "How long did the computation of the quantile take on a Pentium III?"
+    short = reading.judge_reply(question, sentences, read_reply("[2] 80.000", 2), completion("[2] 80.000"), EXTRACTIVE,
+                                True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "8.06 seconds" and short.sentence == 0
+    # An answer with its unit stands, and a question about something else keeps the model's number.
+    short = reading.judge_reply(question, sentences, read_reply("[1] 8.06", 2), completion("[1] 8.06"), EXTRACTIVE,
+                                True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "8.06"
+    other = reading.judge_reply("How many simulation runs did Edwards and Berry use?", sentences,
+                                read_reply("[2] 80.000", 2), completion("[2] 80.000"), EXTRACTIVE, True, 0.0,
+                                1.0).short  # fmt: skip
+    assert other.text == "80.000"
+
+
+def test_a_no_resting_on_a_negated_sentence_is_marked_for_the_confidence():
+    sentences = [Sentence("A SpatialPointsDataFrame is always returned; drop=FALSE is not allowed.", 0, 3.0, 0.8)]
+    short = reading.judge_reply("Is drop=FALSE allowed when selecting with [ ?", sentences, read_reply("[1] no", 1),
+                                completion("[1] no"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "No" and short.signals["negated_no"] == 1.0
+    said = read_reply("[1] yes", 1)
+    short = reading.judge_reply("Is drop=TRUE allowed when selecting with [ ?", sentences, said,
+                                completion("[1] yes"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert short.text == "No" and short.signals["conflict"] == 1.0 and short.signals["negated_no"] == 1.0

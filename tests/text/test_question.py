@@ -32,6 +32,12 @@ def test_a_yes_no_question_may_follow_a_leading_phrase_but_a_wh_question_stays_o
     assert question_kind("In the model with unions, is inward FDI welfare improving?") == "yes_no"
     assert question_kind("What method, is it the one used?") != "yes_no"
     assert question_kind("After training, how many epochs were run?") == "count"
+    # A "when" clause leads as well; "When ...?" alone still asks for a time.
+    assert question_kind("When gbm() computes the node estimates, does it iterate Newton-Raphson to convergence?") == (
+        "yes_no"
+    )
+    assert question_kind("When was the survey conducted, in which year?") == "year"
+    assert question_kind("When did the study start?") == "year"
 
 
 def test_a_purpose_question_is_one_by_its_why_its_motivation_or_the_idea_behind_it():
