@@ -58,6 +58,14 @@ VARIANTS = {  # P(right) of an anchored answer, compared out of fold on the pool
     "prior+evidence+kind+clause": [
         "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
     ],
+    # A yes/no question and a "No" resting on a sentence that states the negative (the model's own or the
+    # conflict's) as inputs of their own. Tried on the stored rows of evaluations 4-9 of 2026-12-07 (code 171278d)
+    # with dev5-7 added to the pool: out-of-fold AUROC 0.855 (0.853 without), threshold 0.76-0.77 for 4% confident
+    # wrong, fewer right answers shown on every pool set than the calibration in use: not kept.
+    "prior+evidence+kind+clause+verdict": [
+        "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
+        "q_yes_no", "negated_no",
+    ],
     "prior+evidence+kind+clause+coverage": [
         "prior_logit", "polar", "conflict", "row", "evidence_p", "top", "q_number", "q_purpose", "clause",
         "evidence_cov",

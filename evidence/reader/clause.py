@@ -140,6 +140,11 @@ def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
+# "What is the rseed variable defined for in Zeileis, Meyer and Hornik's vcd vignette ...?": what follows "for in"
+# says where the thing stands (many sentences share it), not what it is.
+_CONTEXT = re.compile(r"\bfor\s+in\b.*$", re.I | re.S)
+
+
 def clause_answer(question: str, texts: Sequence[str], cited: int | None = None) -> Clause | None:
     """The reason clause of the best sentence that states one and shares at least MIN_SHARED of the question's
     terms: a sentence sharing a term of what the question asks about (its focus) first, then the most shared, the
@@ -159,11 +164,6 @@ def clause_answer(question: str, texts: Sequence[str], cited: int | None = None)
         if shared >= MIN_SHARED and (best is None or key > best[0]):
             best = (key, Clause(i, *span))
     return best[1] if best else None
-
-
-# "What is the rseed variable defined for in Zeileis, Meyer and Hornik's vcd vignette ...?": what follows "for in"
-# says where the thing stands (many sentences share it), not what it is.
-_CONTEXT = re.compile(r"\bfor\s+in\b.*$", re.I | re.S)
 
 
 RESTATED = 0.6  # the share of a reason clause's terms that are the question's, from which it restates the question
