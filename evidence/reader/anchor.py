@@ -67,7 +67,10 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
             continue
         if in_axis_ticks(sentence, start, end):  # "0.5" of a figure's "−0.5 0.5 1.5 2.5": no stated value
             continue
-        return start, end
+        if re.fullmatch(r"\d+", needle) and re.search(r"\d\.$", sentence[:start]):
+            continue  # "1" is not the decimals of "4.1"
+        decimals = re.match(r"\.\d+", sentence[end:]) if re.fullmatch(r"\d+", needle) else None
+        return start, end + (decimals.end() if decimals else 0)  # "4" of "version 4.1" is "4.1"
     return None
 
 
@@ -241,17 +244,31 @@ _FUNCTION_WORDS = {"the", "a", "an", "of", "in", "on", "for", "to", "with", "by"
                    "both", "between", "from", "at", "as", "that", "which", "it", "and", "or", "also"}  # fmt: skip
 
 
+_RANGE_HIGH = re.compile(r"\s*(?:(to|[-\u2013])|and)\s*[-+]?\d[\d.,]*(?:\s?%)?")
+_RANGE_LOW = re.compile(
+    r"(?:\b[Bb]etween\s+([-+]?\d[\d.,]*\s?%?)\s+and|([-+]?\d[\d.,]*\s?%?)\s*(?:to|[-\u2013]))\s*$"
+)
+
+
 def whole_value(sentence: str, where: Anchor, plural: bool, listed: bool = False) -> Anchor:
     """Widen an answer that is one part of what the sentence states as one: a factor of a product ("21" of
-    "4 × 21"); for a question asking for several things (`plural`: "which coverage levels"), one item of a list
-    that ends with "and" or "or" ("95%" of "80% and 95%", "C6" of "C6 and Hep G2", "Medline" of "PubMed, EMBASE,
-    and Medline"). An item is one or two words that look like a value or a name, as the answer does; when the
-    reader itself gave a list (`listed`), a single word of any case is an item too ("precision, recall, F1")."""
+    "4 × 21"), either end of a range ("20%" of "10% to 20%", "3" of "between 3 and 5"); for a question asking for
+    several things (`plural`: "which coverage levels"), one item of a list that ends with "and" or "or" ("95%" of
+    "80% and 95%", "C6" of "C6 and Hep G2", "Medline" of "PubMed, EMBASE, and Medline"). An item is one or two words
+    that look like a value or a name, as the answer does; when the reader itself gave a list (`listed`), a single
+    word of any case is an item too ("precision, recall, F1")."""
     start, end = where.start, where.end
     answer = sentence[start:end]
     product = _PRODUCT.search(sentence[:start])
     if product and re.fullmatch(r"\d[\d.,]*", answer.strip()):
         start = product.start()
+    # "20%" of "about 10% to 20%", "5" of "between 3 and 5": a range is stated as one value.
+    if re.fullmatch(r"[-+]?\d[\d.,]*\s?%?", answer.strip()):
+        low = _RANGE_LOW.search(sentence[:start])
+        high = None if low else _RANGE_HIGH.match(sentence[end:])
+        if high and (high.group(1) or re.search(r"\b[Bb]etween\s+$", sentence[:start])):
+            end += high.end()
+        start = (low.start(1) if low.group(1) else low.start(2)) if low else start
     if not plural:
         return Anchor(where.sentence, start, end)
     braces = _BRACED.search(sentence[:start]), re.match(r"^(?:\s*,\s*[-+]?\d[\d.]*)*\s*[}\]]", sentence[end:])

@@ -196,3 +196,29 @@ def test_a_whole_number_anchors_where_the_sentence_groups_its_thousands():
     found = anchor("1456 persons", sentence)
     assert found is not None and sentence[0][found.start : found.end] == "1,456 persons"
     assert anchor("1979", sentence) is not None and anchor("145", sentence) is None
+
+
+def test_a_whole_number_is_widened_to_the_decimal_it_begins_and_never_taken_from_its_decimals():
+    sentence = ["Since version 4.1 glmnet can fit models for start-stop data."]
+    found = anchor("4", sentence)
+    assert found is not None and sentence[0][found.start : found.end] == "4.1"
+    assert anchor("1", sentence) is None
+    found = anchor("4", ["We ran 4. Then 4.1 came."])
+    assert found is not None and found.end - found.start == 1  # "4." ending a sentence is no decimal
+
+
+def test_either_end_of_a_range_is_widened_to_the_range():
+    from evidence.reader.anchor import whole_value
+
+    def widened(answer: str, sentence: str) -> str:
+        found = anchor(answer, [sentence])
+        assert found is not None
+        wide = whole_value(sentence, found, plural=False)
+        return sentence[wide.start : wide.end]
+
+    storage = "In practice it is wise to allow for about 10% to 20% more storage."
+    assert widened("20%", storage) == widened("10%", storage) == "10% to 20%"
+    assert widened("5", "The size is between 3 and 5 nodes.") == widened("3", "The size is between 3 and 5 nodes.")
+    assert widened("20", "pages 10-20 were read") == "10-20"
+    # Two values joined by "and" without "between" are a list, not a range.
+    assert widened("5", "We used 3 and 5 nodes.") == "5"
