@@ -92,6 +92,7 @@ def test_a_purpose_question_the_model_did_not_answer_is_answered_by_the_clause()
     short = reading.judge_reply("Why does the equiprob option default to FALSE?", sentences, read_reply(reply, 2),
                                 completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == reply and "clause" not in short.reader
+    assert short.signals["clause"] == 1.0  # the clause but for its marker: a reason clause to the confidence
 
 
 def test_a_reply_that_says_more_than_its_reason_is_cut_to_the_reason():
