@@ -180,6 +180,7 @@ def test_a_second_reading_of_the_cited_sentence_alone_is_asked_and_its_agreement
 
 def test_no_second_reading_when_the_answer_is_not_in_the_evidence(monkeypatch):
     monkeypatch.setattr(reading, "SECOND_READING", True)
+    monkeypatch.setattr(reading, "ANSWERABLE_CHECK", False)  # the check reads it once more; not a second reading
     backend = Scripted("ZooKeeper")
     asked = backend.asked
     monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
@@ -310,16 +311,25 @@ def test_a_withheld_answer_the_check_says_yes_to_stays_withheld_not_not_found(mo
     assert result.found and not result.short.shown and result.short.reader["check"]["not_found"] is False
 
 
-def test_a_shown_answer_a_yes_no_and_an_answer_not_in_the_evidence_are_not_checked(monkeypatch):
+def test_a_shown_answer_and_a_yes_no_are_not_checked(monkeypatch):
     for question, answer, logprob in (
         ("Which lock service does MapReduce rely on?", "Chubby", -0.01),  # shown
         ("Does the scheduler utilize a central lock?", "yes", WEAK_ANSWER),  # a verdict
-        ("Which lock service does MapReduce rely on?", "ZooKeeper", WEAK_ANSWER),  # not anchored
     ):
         backend = Checked(answer, logprob, "no")
         monkeypatch.setattr(reading.runtime, "backend", lambda backend=backend: backend)
         result = reading.read(question, SENTENCES, EXTRACTIVE, True)
         assert len(backend.asked) == 1 and result.found and "check" not in result.short.reader
+
+
+def test_an_answer_not_in_the_evidence_is_checked_too(monkeypatch):
+    # "ZooKeeper" is in no sentence: never shown, and a "no" from the check ends the run Not found.
+    for check, found in (("no", False), ("yes", True)):
+        backend = Checked("ZooKeeper", WEAK_ANSWER, check)
+        monkeypatch.setattr(reading.runtime, "backend", lambda backend=backend: backend)
+        result = reading.read("Which lock service does MapReduce rely on?", SENTENCES, EXTRACTIVE, True)
+        assert len(backend.asked) == 2 and "Proposed answer: ZooKeeper" in backend.asked[1][0]
+        assert result.found is found and not result.short.shown and result.short.reader["anchored"] is False
 
 
 def test_the_check_is_off_by_its_switch(monkeypatch):
