@@ -67,9 +67,10 @@ def _find(answer: str, sentence: str, spaces: bool) -> tuple[int, int] | None:
             continue
         if in_axis_ticks(sentence, start, end):  # "0.5" of a figure's "−0.5 0.5 1.5 2.5": no stated value
             continue
-        if re.fullmatch(r"\d+", needle) and re.search(r"\d\.$", sentence[:start]):
+        whole = needle.isascii() and needle.isdigit()
+        if whole and re.search(r"\d\.$", sentence[:start]):
             continue  # "1" is not the decimals of "4.1"
-        decimals = re.match(r"\.\d+", sentence[end:]) if re.fullmatch(r"\d+", needle) else None
+        decimals = re.match(r"\.\d+", sentence[end:]) if whole else None
         return start, end + (decimals.end() if decimals else 0)  # "4" of "version 4.1" is "4.1"
     return None
 

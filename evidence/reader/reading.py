@@ -411,7 +411,7 @@ CLAUSES = True  # a purpose question the model gave no reason for is answered by
 SHORT_REASON = 2  # words: a reply this short to a "why" question names a thing, not a reason ("64 bit")
 
 
-def not_a_reason(reply: Reply, texts: Sequence[str], question: str = "") -> bool:
+def not_a_reason(reply: Reply, texts: Sequence[str], question: str) -> bool:
     """Whether a reply to a purpose question gives no reason: "not stated", a yes/no, a phrase not in the evidence,
     one of at most SHORT_REASON words, or one in the question's own words ("S4 classes and methods style" to "Why
     did they choose the S4 classes and methods style?")."""
@@ -424,7 +424,7 @@ def not_a_reason(reply: Reply, texts: Sequence[str], question: str = "") -> bool
 SHORT_DESCRIPTION = 3  # words: a reply this short to "how was it done" names a thing, not the way ("BLEU")
 
 
-def not_a_description(reply: Reply, texts: Sequence[str], question: str = "") -> bool:
+def not_a_description(reply: Reply, texts: Sequence[str], question: str) -> bool:
     """Whether a reply to a question asking for a description gives none: "not stated", a yes/no, a phrase not in
     the evidence, one in the question's own words, or one of at most SHORT_DESCRIPTION words."""
     return not_a_reason(reply, texts, question) or len(reply.text.split()) <= SHORT_DESCRIPTION
