@@ -178,6 +178,7 @@ EVIDENCE_READER_KEY = env_str("EVIDENCE_READER_KEY", "")  # an endpoint's key (a
 EVIDENCE_READER_THREADS = env_int("EVIDENCE_READER_THREADS", 0, minimum=0)  # 0: every core (one reader at a time)
 EVIDENCE_READER_TIMEOUT_S = env_float("EVIDENCE_READER_TIMEOUT_S", 30.0)
 EVIDENCE_READER_SENTENCES = env_int("EVIDENCE_READER_SENTENCES", 5, minimum=1)
+EVIDENCE_READER_WORDS = env_int("EVIDENCE_READER_WORDS", 150, minimum=1)  # past the first 3 sentences
 EVIDENCE_MODEL_DIR = Path(env_str("EVIDENCE_MODEL_DIR", str(DATA_DIR / "models"))).resolve()
 EVIDENCE_JUDGE = env_str("EVIDENCE_JUDGE", "local")
 EVIDENCE_JEV_URL = env_str("EVIDENCE_JEV_URL", "")

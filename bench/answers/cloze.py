@@ -155,8 +155,8 @@ def sample_answers(candidates: list[Any], rng: random.Random, per_sentence: int,
 
 def generate(units: list[Any], group: str, others: list[Any], rng: random.Random, per_sentence: int, out) -> int:
     """Write the cloze questions of one document (with `others` read beside it) and return how many."""
+    from evidence.agent.readers.general import EVIDENCE_K, top_sentences
     from evidence.agent.readers.general import score_paper_sentences as read_whole
-    from evidence.agent.readers.general import top_sentences
     from evidence.answers.candidates import candidates
     from evidence.answers.nlp import parse
     from evidence.judge.sentences import body_flags
@@ -183,7 +183,7 @@ def generate(units: list[Any], group: str, others: list[Any], rng: random.Random
             blocks, scores = read_whole(question, [unit, *others])
             if not blocks:
                 continue
-            best = top_sentences(scores)
+            best = top_sentences(scores, EVIDENCE_K)  # the answer layer's own input
             top = [replace(s, text=blocks[i].text) for i, s in best]
             source_in_top = any(blocks[i].start == block.start and blocks[i].docid == block.docid for i, _ in best)
             row = {

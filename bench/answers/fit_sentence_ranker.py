@@ -82,6 +82,11 @@ def main() -> None:
         "c": args.c,
         "train_questions": len(train),
         "train_leave_one_paper_out": recall(train, out_of_fold),
+        "by_set_leave_one_paper_out": {
+            name: {"n": len(idx), **recall([train[i] for i in idx], [out_of_fold[i] for i in idx])}
+            for name in train_sets
+            if (idx := [i for i, r in enumerate(train) if r["set"] == name])
+        },
         "without_dev4_on_the_pool": recall(train, before),
         **{
             f"{name}_held_out": recall(held, [logits(r, mean, scale, model) for r in held])

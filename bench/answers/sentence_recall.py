@@ -8,7 +8,7 @@ held-out `bench/data/dev3.json` (realqa3-dev; a set whose collection or file is 
 paper is read as the product reads it (`readers/general.read_whole`: every body sentence scored for the question,
 in the order the reader takes them: the fitted sentence ranker's, judge/params/sentence_rank.json, else the
 hand-set score) and the gold quotes are located in its stored text. A question counts at N when a sentence among
-the N best overlaps a gold range (the reader's input is the best `EVIDENCE_K`, then trimmed to a word budget:
+the N best overlaps a gold range (the reader's input is the best `reading_k()`, then trimmed to a word budget:
 `in_reader_input`). Rows say where the missed sentence was: its section label, and whether it was skipped as front
 matter / running head / reference (not a candidate at all).
 One JSON line per set, then (--rows) one per question.
@@ -34,7 +34,13 @@ SETS = (
     ("dev4", "realqa4-dev", ROOT / "bench" / "data" / "dev4.json"),
     ("dev5", "realqa5-dev", ROOT / "bench" / "data" / "dev5.json"),  # in-sample after its first evaluation
     ("dev6", "realqa6-dev", ROOT / "bench" / "data" / "dev6.json"),  # in-sample after its first evaluation
+    ("dev7", "realqa7-dev", ROOT / "bench" / "data" / "dev7.json"),  # in-sample after its first evaluation
+    ("dev8", "realqa8-dev", ROOT / "bench" / "data" / "dev8.json"),  # in-sample after its first evaluation
+    ("dev9", "realqa9-dev", ROOT / "bench" / "data" / "dev9.json"),  # in-sample after its first evaluation
+    ("dev10", "realqa10-dev", ROOT / "bench" / "data" / "dev10.json"),  # held out
+    ("dev11", "realqa11-dev", ROOT / "bench" / "data" / "dev11.json"),  # held out
 )
+PARTS = ("dev", "dev2A", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev2B", "dev3", "dev10", "dev11")
 
 
 def question_rows(owner: str = "demo") -> list[dict]:
@@ -43,7 +49,7 @@ def question_rows(owner: str = "demo") -> list[dict]:
 
     from bench.answers.data import HELD_OUT
     from evidence.agent.core import load_document_units
-    from evidence.agent.readers.general import EVIDENCE_K
+    from evidence.agent.readers.general import reading_k
     from evidence.agent.readers.general import score_paper_sentences as read_whole
     from evidence.answers.ranker_rows import Sentence
     from evidence.eval.metrics_papers import locate_quote
@@ -71,7 +77,7 @@ def question_rows(owner: str = "demo") -> list[dict]:
             blocks, s = read_whole(q["question"], papers)
             order = [int(i) for i in np.argsort(-s["rank"], kind="stable")] if blocks else []
             labels = [any(b.start < e and a < b.end for a, e in gold) for b in blocks]
-            best = [Sentence(blocks[i].text, rank, 0.0, 0.0) for rank, i in enumerate(order[:EVIDENCE_K])]
+            best = [Sentence(blocks[i].text, rank, 0.0, 0.0) for rank, i in enumerate(order[: reading_k()])]
             reads = sentences_within(best, int(settings.EVIDENCE_READER_SENTENCES))
             hits = [r for r, i in enumerate(order) if any(blocks[i].start < b and a < blocks[i].end for a, b in gold)]
             all_blocks = papers[0].blocks
@@ -85,6 +91,7 @@ def question_rows(owner: str = "demo") -> list[dict]:
                     "type": q["type"],
                     "rank": hits[0] if hits else None,
                     "reader_input": reads,
+                    "top_words": [len(blocks[i].text.split()) for i in order[:12]],  # to try other budgets
                     "located": bool(gold),
                     "candidate": bool(gold_blocks) and bool(hits),
                     "section": first.label if first else "",
@@ -153,8 +160,9 @@ def main() -> None:
     args = parser.parse_args()
     django_setup()
     rows = question_rows(args.owner)
-    for part in ("dev", "dev2A", "dev4", "dev2B", "dev3"):
-        print(json.dumps({"set": part, **summary([r for r in rows if r["set"] == part], args.k)}))
+    for part in PARTS:
+        if any(r["set"] == part for r in rows):
+            print(json.dumps({"set": part, **summary([r for r in rows if r["set"] == part], args.k)}))
     if args.rows:
         for row in rows:
             print(json.dumps({k: v for k, v in row.items() if k not in ("features", "labels")}))

@@ -69,8 +69,8 @@ def evaluated_questions(specs: list[str]) -> Iterator[tuple[str, str, str, dict,
 def capture(specs: list[str], out: Path) -> None:
     _setup()
     from evidence.agent.core import load_document_units
+    from evidence.agent.readers.general import EVIDENCE_K, top_sentences
     from evidence.agent.readers.general import score_paper_sentences as read_whole
-    from evidence.agent.readers.general import top_sentences
     from evidence.answers.layer import found_in_collection, short_answer
     from evidence.encode.embedding import get_embedder
 
@@ -88,8 +88,8 @@ def capture(specs: list[str], out: Path) -> None:
                    for i, sentence in top_sentences(s)]  # fmt: skip
             context = " ".join(b.text for paper in papers for b in paper.blocks)
             extractive = short_answer(
-                q["question"], [sentence for _, sentence in top], absent=float(s["absent"][0]), context=context,
-                embed=get_embedder().embed, threshold=None,
+                q["question"], [sentence for _, sentence in top[:EVIDENCE_K]], absent=float(s["absent"][0]),
+                context=context, embed=get_embedder().embed, threshold=None,
             )  # fmt: skip
             titles = {paper.docid: paper.title or "" for paper in papers}
             stored = [(r["docid"], r["start"]) for r in (run.answer or {}).get("signals", {}).get("evidence", [])]

@@ -41,6 +41,14 @@ _MARKER = re.compile(rf"\b(?:{_MARKERS})\b", re.I)
 _USE = r"for (?:the |a |an )?[\w\-]+(?:ion|ing|ment|sis|ance|ence)s?"
 _MARKER_OR_USE = re.compile(rf"\b(?:{_MARKERS}|{_USE})\b", re.I)
 _ASKS_USE = re.compile(r"\bfor\s*\?\s*$|\bfor\s+in\b|\bused for\b", re.I)
+# "What is gforker primarily intended for?": the sentence's "intended as a debugging aid" answers it, before any
+# reason the sentence goes on to give ("as it simplifies development ...").
+_ASKS_INTENT = re.compile(r"^\s*(?:what|for what)\b[^?]*\b(?:intended|designed|meant|supposed)\b", re.I)  # not "why"
+_INTENT = re.compile(
+    r"\b(?:intended|designed|meant)(?:\s+(?:primarily|mainly|mostly|chiefly|largely|specifically|solely|only))?\s+"
+    r"((?:as|for|to)\s)",
+    re.I,
+)
 _CLAUSE_END = re.compile(
     r";|:\s|,\s+(?:which|while|whereas|but|however|although|though|since|because|as|i\.e\.|e\.g\.)\b|\.\s*$|"
     r"\s+\((?:[^()]*\s)?(?:1[89]|20)\d\d[a-z]?\)|$",  # a citation ("(Hothorn, 2001)") ends its clause too
@@ -85,12 +93,16 @@ _LEAD = re.compile(r"^(?:[^\s,;]+\s+){0,3}[^\s,;]+,\s+")  # "Formally, ", "In th
 _SHORT_LEAD = re.compile(r"^(?:[\w\-]+\s+){0,2}(?:that|[\w\-]+,)$", re.I)
 
 
-def reason_clause(text: str, uses: bool = False) -> tuple[int, int] | None:
+def reason_clause(text: str, uses: bool = False, intent: bool = False) -> tuple[int, int] | None:
     """The first reason or purpose clause of a sentence as [start, end), or None. A clause that opens the sentence
     ("In order to allow ..., networks are marked ...", "As X is Y, ...") ends at its first comma; one inside it at
     the sentence's end, a semicolon, a citation or a comma before a new clause ("which", "while", "but"); one before
     "which is why" starts after the sentence's leading phrase ("Unsurprisingly, "). `uses`: "for the computation of
-    ..." counts too (to a question asking what a thing is used for)."""
+    ..." counts too (to a question asking what a thing is used for). `intent` (to a question asking what a thing is
+    intended, designed or meant for): "intended as a debugging aid" gives "as a debugging aid", up to the reason
+    the sentence may go on to give."""
+    if intent and (intended := intent_clause(text)):
+        return intended
     why = _WHICH_IS_WHY.search(text)
     if why:
         lead = _LEAD.match(text)
@@ -120,6 +132,23 @@ def reason_clause(text: str, uses: bool = False) -> tuple[int, int] | None:
     if dropped:
         start += dropped.end()
     return _within_bounds(text, start, end)
+
+
+def intent_clause(text: str) -> tuple[int, int] | None:
+    """What a sentence says a thing is intended, designed or meant for ("as a debugging aid" of "... is primarily
+    intended as a debugging aid as it simplifies ..."), as [start, end), up to a reason marker or its clause's end;
+    None when it says none."""
+    intended = _INTENT.search(text)
+    if intended is None:
+        return None
+    rest = text[intended.end() :]
+    stop = min((m.start() for m in (_MARKER.search(rest), _CLAUSE_END.search(rest)) if m), default=len(rest))
+    return _within_bounds(text, intended.start(1), intended.end() + stop)
+
+
+def asks_intent(question: str) -> bool:
+    """Whether a question asks what a thing is intended, designed or meant for."""
+    return bool(_ASKS_INTENT.search(question))
 
 
 def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -153,9 +182,10 @@ def clause_answer(question: str, texts: Sequence[str], cited: int | None = None)
     asked = set(terms(question))
     focus = set(terms(_CONTEXT.sub("for", question)))
     uses = bool(_ASKS_USE.search(question))
+    intent = asks_intent(question)
     best: tuple[tuple[bool, int, int], Clause] | None = None
     for i, text in enumerate(texts):
-        span = reason_clause(text, uses)
+        span = reason_clause(text, uses, intent)
         if span is None or restates_question(question, text[span[0] : span[1]]):
             continue
         words = set(terms(text))

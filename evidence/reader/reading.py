@@ -25,7 +25,7 @@ from ..text.terms import terms
 from . import runtime
 from .anchor import Anchor, anchor, anchor_items, anchor_run, through_noun, whole_value, without_placeholders
 from .backends import Completion, ReaderUnavailable
-from .clause import Description, clause_answer, description_answer, reason_clause
+from .clause import Description, asks_intent, clause_answer, description_answer, intent_clause, reason_clause
 from .confidence import p_right, token_f1
 from .polarity import polarity_conflict
 from .prompt import Evidence, Reply, check_message, read_reply, system_message, user_message
@@ -57,6 +57,8 @@ def read(
 
     `threshold` replaces the calibration's own (a run's `answer_threshold`); `timeout_s` bounds the model (the
     run's remaining budget); `step(message)` is a context manager around the model's work (the run's stream).
+    When the best sentences give no answer (the model says "not stated", or the reading ends Not found), the next
+    best are read once more (SECOND_LOOK).
     """
     fallback = Reading(_labelled(extractive, "extractive"), extractive_found)
     if not sentences:
@@ -65,47 +67,100 @@ def read(
     if model is None:
         reason = runtime.failure()
         return Reading(_labelled(extractive, "extractive", reason), extractive_found) if reason else fallback
-    count = sentences_within(sentences, int(settings.EVIDENCE_READER_SENTENCES))
-    shown = list(sentences[:count])
-    titles, tables = list(titles or []), list(tables or [])
-    evidence = [
-        Evidence(s.text, titles[i] if i < len(titles) else "", tables[i] if i < len(tables) else "")
-        for i, s in enumerate(shown)
-    ]
-    order = paper_order(shown) if PAPER_ORDER else list(range(count))
-    prompted = [evidence[i] for i in order]  # the sentences as the model reads them
+    most = int(settings.EVIDENCE_READER_SENTENCES)
+    count = sentences_within(sentences, most)
     budget = float(settings.EVIDENCE_READER_TIMEOUT_S)
     if timeout_s is not None:
         budget = min(budget, timeout_s)
     if budget < 1.0:
         return Reading(_labelled(extractive, "extractive", "no time was left for the reader model"), extractive_found)
-    message = f"Reading the {count} best sentence{'s' if count != 1 else ''} with the language model"
     started = time.monotonic()
+    part = Part(question, sentences, list(titles or []), list(tables or []), extractive, extractive_found, threshold)
     try:
-        with step(message) if step else contextlib.nullcontext():
-            completion = model.complete(system_message(), user_message(question, prompted), MAX_TOKENS, budget)
+        result = part.read(model, 0, count, budget, step)
     except ReaderUnavailable as error:
         return Reading(_labelled(extractive, "extractive", str(error)), extractive_found)
-    reply = read_reply(completion.text, count)
-    if reply.sentence is not None:  # the sentence it names, numbered as the model read them: best first again
-        reply = replace(reply, sentence=order[reply.sentence])
-    texts = [s.text for s in shown]
-    cited = cited_sentence(question, reply, texts)
-    second = None
+    more = sentences_within(sentences[count:], SECOND_LOOK) if SECOND_LOOK else 0
     left = budget - (time.monotonic() - started)
-    if SECOND_READING and cited is not None and left >= 1.0:
-        # The answer read again from its sentence alone: a reading that agrees with itself is more often right.
+    if more and looks_again(result) and left >= 1.0:
         with contextlib.suppress(ReaderUnavailable):
-            second = model.complete(system_message(), user_message(question, [evidence[cited]]), MAX_TOKENS, left)
-    result = judge_reply(question, shown, reply, completion, extractive, extractive_found, threshold,
-                         time.monotonic() - started, tables, second)  # fmt: skip
-    left = budget - (time.monotonic() - started)
-    if ANSWERABLE_CHECK and needs_check(result) and left >= 1.0:
-        # A withheld answer is checked: does the evidence mention every detail the question asks about?
-        with contextlib.suppress(ReaderUnavailable):
-            check = model.complete(system_message(), check_message(question, prompted, result.short.text), 1, left)
-            result = checked(result, yes_no_margin(check))
+            again = part.read(model, count, count + more, left, step)
+            if takes_second_look(again):
+                said = {**(again.short.reader or {}), "second_look": True, "first": (result.short.reader or {})}
+                short = replace(again.short, sentence=count + again.short.sentence, reader=said)  # type: ignore[operator]
+                return Reading(short, again.found)
     return result
+
+
+# The second look: a reading that gives no answer from the best sentences (the model said "not stated", or the
+# answerability check or the "not stated" rule ended it Not found) reads the next best sentences, up to this many
+# within the word budget, once more; its answer stands when it is anchored in one of them and is not itself Not found.
+SECOND_LOOK = 5
+
+
+def looks_again(result: Reading) -> bool:
+    """Whether a reading gave no answer: Not found, or no answer text (the model said "not stated")."""
+    return not result.found or not result.short.text
+
+
+def takes_second_look(again: Reading) -> bool:
+    """Whether the second look's reading replaces the first: an answer anchored in the sentences it read (or a yes/no
+    verdict), the collection still taken to answer."""
+    said = again.short.reader or {}
+    anchored = bool(said.get("anchored")) or "polarity" in said
+    return again.found and bool(again.short.text) and anchored and again.short.sentence is not None
+
+
+@dataclass(frozen=True)
+class Part:
+    """What one reading of a run of the best sentences needs: the question, every evidence sentence (best first)
+    with its title and table, the extractive answer and the showing threshold."""
+
+    question: str
+    sentences: Sequence[Sentence]
+    titles: list[str]
+    tables: list[str]
+    extractive: ShortAnswer
+    extractive_found: bool
+    threshold: float | None
+
+    def read(self, model: Any, first: int, last: int, budget: float, step: Any) -> Reading:
+        """The model's reading of sentences [first, last): its reply judged (sentence numbers inside that run), with
+        the answerability check on a withheld answer. Raises ReaderUnavailable when the model fails."""
+        question, count = self.question, last - first
+        shown = list(self.sentences[first:last])
+        titles, tables = self.titles[first:last], self.tables[first:last]
+        evidence = [
+            Evidence(s.text, titles[i] if i < len(titles) else "", tables[i] if i < len(tables) else "")
+            for i, s in enumerate(shown)
+        ]
+        order = paper_order(shown) if PAPER_ORDER else list(range(count))
+        prompted = [evidence[i] for i in order]  # the sentences as the model reads them
+        which = "next best" if first else "best"
+        message = f"Reading the {count} {which} sentence{'s' if count != 1 else ''} with the language model"
+        started = time.monotonic()
+        with step(message) if step else contextlib.nullcontext():
+            completion = model.complete(system_message(), user_message(question, prompted), MAX_TOKENS, budget)
+        reply = read_reply(completion.text, count)
+        if reply.sentence is not None:  # the sentence it names, numbered as the model read them: best first again
+            reply = replace(reply, sentence=order[reply.sentence])
+        texts = [s.text for s in shown]
+        cited = cited_sentence(question, reply, texts)
+        second = None
+        left = budget - (time.monotonic() - started)
+        if SECOND_READING and cited is not None and left >= 1.0:
+            # The answer read again from its sentence alone: a reading that agrees with itself is more often right.
+            with contextlib.suppress(ReaderUnavailable):
+                second = model.complete(system_message(), user_message(question, [evidence[cited]]), MAX_TOKENS, left)
+        result = judge_reply(question, shown, reply, completion, self.extractive, self.extractive_found,
+                             self.threshold, time.monotonic() - started, tables, second)  # fmt: skip
+        left = budget - (time.monotonic() - started)
+        if ANSWERABLE_CHECK and needs_check(result) and left >= 1.0:
+            # A withheld answer is checked: does the evidence mention every detail the question asks about?
+            with contextlib.suppress(ReaderUnavailable):
+                check = model.complete(system_message(), check_message(question, prompted, result.short.text), 1, left)
+                result = checked(result, yes_no_margin(check))
+        return result
 
 
 # On: the model reads the sentences grouped by paper (the best paper first) and in the order each paper writes them,
@@ -315,7 +370,7 @@ def judge_reply(
         short = ShortAnswer(reply.text, None, 0, 0, probability, False, kind, [], _rounded(row),
                             reader={**meta, "anchored": False})  # fmt: skip
         return Reading(short, found)
-    trimmed = reason_within(texts[where.sentence], where) if asked == "purpose" else None
+    trimmed = reason_within(texts[where.sentence], where, asks_intent(question)) if asked == "purpose" else None
     where = trimmed or where
     text = texts[where.sentence][where.start : where.end]
     row |= {"anchored": 1.0, "conflict": 0.0, "sentence_rank": float(where.sentence),
@@ -390,12 +445,17 @@ def repeats_question(question: str, answer: str) -> bool:
     return bool(words) and all(word in asked for word in words)
 
 
-def reason_within(sentence: str, where: Anchor) -> Anchor | None:
+def reason_within(sentence: str, where: Anchor, intent: bool = False) -> Anchor | None:
     """The reason clause of an anchored reply to a purpose question when the reply says more than it ("The main
     motivation was to apply ..." -> "to apply ..."), or says less, standing inside the sentence's reason clause
     ("Newton's equation of motion" of "As the discretized equation is a Newton's equation of motion, ..."): the
     clause is the answer; a reply that is the clause but for its marker is a reason clause as it stands (in-sample,
     dev, dev2 part A, dev4-8: one such reply, right, withheld at P 0.38 before); None when neither."""
+    intended = intent_clause(sentence) if intent else None
+    if intended is not None:
+        # To "what is it intended for?": "as a debugging aid" of "intended as a debugging aid as it simplifies ...",
+        # whichever part of the sentence the reply took.
+        return Anchor(where.sentence, *intended)
     span = reason_clause(sentence[where.start : where.end])
     if span is not None and span[1] - span[0] < where.end - where.start:
         return Anchor(where.sentence, where.start + span[0], where.start + span[1])
@@ -430,20 +490,20 @@ def not_a_description(reply: Reply, texts: Sequence[str], question: str) -> bool
     return not_a_reason(reply, texts, question) or len(reply.text.split()) <= SHORT_DESCRIPTION
 
 
-WORD_BUDGET = 150  # words of evidence the model reads (about 200 tokens, 4-5 s on 2 cores) past the first sentences
 MIN_SENTENCES = 3
 
 
 def sentences_within(sentences: Sequence[Sentence], most: int) -> int:
-    """How many of the best sentences the model reads: at least the first 3, then more while within the budget.
+    """How many of the best sentences the model reads: at least the first 3, then more while within the budget
+    of words (EVIDENCE_READER_WORDS).
 
     The prompt's evidence is what the model's time goes on (a token a few tens of ms): long sentences cut the
     count, so a question with long sentences costs no more than one with short ones.
     """
-    words = 0
+    words, budget = 0, int(settings.EVIDENCE_READER_WORDS)
     for count, sentence in enumerate(sentences[:most], start=1):
         words += len(sentence.text.split())
-        if count > MIN_SENTENCES and words > WORD_BUDGET:
+        if count > MIN_SENTENCES and words > budget:
             return count - 1
     return min(len(sentences), most)
 

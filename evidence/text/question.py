@@ -28,7 +28,10 @@ _PURPOSE_Q = re.compile(
     # "What is the rseed variable defined for in the vcd vignette?": "for" may be followed by where it is.
     r"^\s*what\b[^?]*\b(?:need|use|require|design|intend|meant|employ|appl|add|introduc|defin)\w*\b[^?]*\bfor"
     r"(?:\s*\??\s*$|\s+in\b)|"
-    r"\bmotivation\b|\brationale\b|\bidea behind\b|\breason (?:for|why)\b",
+    r"\bmotivation\b|\brationale\b|\bidea behind\b|\breason (?:for|why)\b|"
+    # "What is SimpleCorpus meant to achieve?", "What is the aim of the second module?"
+    r"^\s*what\b[^?]*\b(?:meant|intended|designed|supposed|aims?|seeks?)\s+to\s+(?:achieve|accomplish|do|serve)\b|"
+    r"^\s*what (?:is|was|are|were) the (?:aim|goal|objective|point)s? of\b",
     re.I,
 )
 _WHY = re.compile(r"^\s*(?:why|for what (?:purpose|reason))\b", re.I)  # a reason, whatever nouns follow ("size")

@@ -304,3 +304,25 @@ def test_a_reply_in_the_questions_own_words_gives_no_reason():
     short = reading.judge_reply("Why did Pebesma and Bivand choose the S4 classes and methods style for sp?", sentences,
                                 read_reply(reply, 1), completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == "to allow validation of objects created" and short.reader["clause"] is True
+
+
+def test_what_a_thing_is_intended_for_is_what_its_sentence_says_it_is_intended_as():
+    question = "What is the fork-based process manager of the MPI library primarily intended for?"
+    text = ("The gforker process manager is primarily intended as a debugging aid as it simplifies development and "
+            "testing of MPI programs on a single node or processor.")  # fmt: skip
+    # Without the question's "intended", the sentence's reason is its "as it ..." clause.
+    assert cut(text) == "it simplifies development and testing of MPI programs on a single node or processor"
+    span = reason_clause(text, intent=True)
+    assert span is not None and text[span[0] : span[1]] == "as a debugging aid"
+    assert reason_clause("The tool is meant to simplify testing of programs.", intent=True) is not None
+    assert reason_clause("The tool simplifies testing.", intent=True) is None
+    # The model replied with the reason the sentence goes on to give: the intended use is the answer.
+    reply = "it simplifies development and testing of MPI programs on a single node or processor"
+    sentences = [Sentence("Hydra is the default process manager.", 0, 5.0, 0.8), Sentence(text, 1, 4.0, 0.7)]
+    short = reading.judge_reply(question, sentences, read_reply(reply, 2), completion(reply), EXTRACTIVE, True, 0.0,
+                                1.0).short  # fmt: skip
+    assert short.text == "as a debugging aid" and short.sentence == 1
+    # A "why" question keeps the reason.
+    why = reading.judge_reply("Why is the gforker process manager intended as a debugging aid?", sentences,
+                              read_reply(reply, 2), completion(reply), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
+    assert why.text != "as a debugging aid"

@@ -415,3 +415,38 @@ def test_a_no_resting_on_a_negated_sentence_is_marked_for_the_confidence():
     short = reading.judge_reply("Is drop=TRUE allowed when selecting with [ ?", sentences, said,
                                 completion("[1] yes"), EXTRACTIVE, True, 0.0, 1.0).short  # fmt: skip
     assert short.text == "No" and short.signals["conflict"] == 1.0 and short.signals["negated_no"] == 1.0
+
+
+LONGER = [
+    *SENTENCES,
+    Sentence("The master pings every worker periodically.", 3, 2.5, 0.35),
+    Sentence("Each input split is about 64 MB.", 4, 2.0, 0.3),
+    Sentence("Backup tasks are scheduled near the end of the job.", 5, 1.5, 0.2),
+    Sentence("The sort program ran on 1764 workers.", 6, 1.2, 0.2),
+]
+
+
+def test_the_next_best_sentences_are_read_when_the_best_give_no_answer(monkeypatch, settings):
+    settings.EVIDENCE_READER_SENTENCES = 5
+    backend = Scripted("not stated", "[2] 1764 workers")
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    result = reading.read("How many workers ran the sort program?", LONGER, EXTRACTIVE, True, threshold=0.0)
+    short = result.short
+    assert len(backend.asked) == 2 and "[1] Backup tasks" in backend.asked[1] and "Chubby" not in backend.asked[1]
+    # Numbered in the whole evidence list again: the run cites and highlights it there.
+    assert result.found and short.sentence == 6 and LONGER[6].text[short.start : short.end] == "1764 workers"
+    assert short.reader["second_look"] is True and short.reader["first"]["not_stated"] is True
+
+
+def test_a_second_look_that_finds_nothing_leaves_the_first_reading(monkeypatch, settings):
+    settings.EVIDENCE_READER_SENTENCES = 5
+    backend = Scripted("not stated", "ZooKeeper")  # the second look's answer is in no sentence it read
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    monkeypatch.setattr(reading, "ANSWERABLE_CHECK", False)
+    result = reading.read("Which coordination service does the sort program use?", LONGER, EXTRACTIVE, True)
+    assert len(backend.asked) == 2 and result.short.text == "" and "second_look" not in result.short.reader
+    # An answer from the best sentences is never read again.
+    backend = Scripted("Chubby")
+    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
+    assert reading.read("Which lock service does MapReduce rely on?", LONGER, EXTRACTIVE, True).short.text == "Chubby"
+    assert len(backend.asked) == 1

@@ -53,6 +53,10 @@ def test_a_purpose_question_is_one_by_its_why_its_motivation_or_the_idea_behind_
     assert question_kind("Which named entity recognizer was used for English?") == "name"  # not what it is for
     assert question_kind("What metrics are used for evaluation?") == "name"
     assert question_kind("What does the R package maxstat need the exactRankTests package for?") == "purpose"
+    # What a thing is meant to achieve, or the aim of a thing, is its purpose.
+    assert question_kind("What is SimpleCorpus in the tm package meant to achieve?") == "purpose"
+    assert question_kind("What is the aim of the second module?") == "purpose"
+    assert question_kind("What is the meaning of the second column?") != "purpose"
     assert question_kind("What does the name of the TIMP package stand for?") != "purpose"  # an idiom, no use
 
 

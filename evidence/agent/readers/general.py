@@ -186,9 +186,21 @@ def table_of(text: str, caption: str, header: str) -> str:
 EVIDENCE_K = 6  # sentences the answer layer cuts candidates from (the best by the sentence score)
 
 
-def top_sentences(s: dict[str, np.ndarray], k: int = EVIDENCE_K) -> list[tuple[int, Sentence]]:
-    """Return the k best-scored sentences as (block index, the answer layer's view of it), best first."""
-    order = [int(i) for i in np.argsort(-s.get("rank", s["score"]), kind="stable")[:k]]
+def reading_k() -> int:
+    """How many of the best sentences are delivered: the answer layer's EVIDENCE_K, or as many as the reader model
+    may read when more: EVIDENCE_READER_SENTENCES, then SECOND_LOOK more when they give no answer (it reads them
+    within its word budget, reader/reading.py)."""
+    from django.conf import settings
+
+    from ...reader.reading import SECOND_LOOK
+
+    return max(EVIDENCE_K, int(settings.EVIDENCE_READER_SENTENCES) + SECOND_LOOK)
+
+
+def top_sentences(s: dict[str, np.ndarray], k: int | None = None) -> list[tuple[int, Sentence]]:
+    """Return the k best-scored sentences (default reading_k()) as (block index, the answer layer's view of
+    it), best first."""
+    order = [int(i) for i in np.argsort(-s.get("rank", s["score"]), kind="stable")[: k or reading_k()]]
     out = []
     for rank, i in enumerate(order):
         row = span_row(s, i, rank)
@@ -222,7 +234,7 @@ def answer_whole_papers(ctx: RunContext, plan: Plan, papers: list[Unit]) -> Outc
     context = " ".join(b.text for paper in papers for b in paper.blocks)
     short = short_answer(
         question,
-        [sentence for _, sentence in top],
+        [sentence for _, sentence in top[:EVIDENCE_K]],  # the reader model may read more than the layer
         absent=absent,
         context=context,
         embed=get_embedder().embed,
