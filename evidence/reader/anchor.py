@@ -144,7 +144,18 @@ def _variants(answer: str) -> list[str]:
     fraction = re.fullmatch(r"([-+]?)0(\.\d+)", bare or text)
     return out + spelled(bare or text) + ([fraction.group(1) + fraction.group(2)] if fraction else []) + grouped(
         bare or text
-    )
+    ) + percent_forms(bare or text)  # fmt: skip
+
+
+def percent_forms(answer: str) -> list[str]:
+    """A percentage as a sentence may write it otherwise: "40 percent", "40 per cent", "40 percentage" or "40%"
+    for "40%", and "40%" for "40 percent"."""
+    match = _UNIT_AFTER.match(answer.strip())
+    if match is None:
+        return []
+    forms = (f"{match.group(1)}%", f"{match.group(1)} percent", f"{match.group(1)} per cent",
+             f"{match.group(1)} percentage")  # fmt: skip
+    return [form for form in forms if form.lower() != answer.strip().lower()]
 
 
 def grouped(number: str) -> list[str]:
@@ -170,7 +181,7 @@ def spelled(count: str) -> list[str]:
     return [tens] if n % 10 == 0 else [f"{tens} {unit}", f"{tens}-{unit}"]
 
 
-_UNIT_AFTER = re.compile(r"^([-+±−]?\d[\d,]*(?:\.\d+)?)\s*(?:%|percent|per cent)$", re.I)
+_UNIT_AFTER = re.compile(r"^([-+±−]?\d[\d,]*(?:\.\d+)?)\s*(?:%|percent(?:age)?|per cent)$", re.I)
 
 
 def _cell(answer: str) -> list[str]:

@@ -69,9 +69,9 @@ def question_kind(question: str) -> str:
     # "In the model with X, is FDI welfare improving ...?", "Unlike a global F test, does ...?": the question proper
     # follows a leading phrase (one that is no question of its own: "What ..., is ..." is not a yes/no question).
     # "When gbm() computes the estimates, does it iterate ...?": a "when" clause leads too.
-    lead = re.match(r"^\s*(?!(?:what|which|who|whom|whose|how|why)\b)[^,?]{0,120},\s*(.+)$", q, re.I)
-    if lead and _BOOLEAN.match(lead.group(1)):
-        q = lead.group(1)
+    # "With mle2, if the Hessian cannot be computed, does it ...?": the question proper may follow a second comma.
+    if not re.match(r"^\s*(?:what|which|who|whom|whose|how|why)\b", q, re.I):
+        q = next((q[m.end() :] for m in re.finditer(r",\s*", q[:200]) if _BOOLEAN.match(q[m.end() :])), q)
     if _BOOLEAN.match(q) and not re.match(r"^\s*(?:is|are|was|were) (?:the )?(?:name|number)\b", q, re.I):
         return "yes_no"
     if _WHY.match(q):

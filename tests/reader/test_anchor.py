@@ -222,3 +222,13 @@ def test_either_end_of_a_range_is_widened_to_the_range():
     assert widened("20", "pages 10-20 were read") == "10-20"
     # Two values joined by "and" without "between" are a list, not a range.
     assert widened("5", "We used 3 and 5 nodes.") == "5"
+
+
+def test_a_percentage_anchors_however_the_sentence_writes_percent():
+    sentences = ["It removes terms which have at least a 40 percentage of sparse elements.",
+                 "The cache holds 12 per cent of the data.", "About 7% of runs fail."]  # fmt: skip
+    for reply, index, written in (("40%", 0, "40 percentage"), ("12%", 1, "12 per cent"), ("7 percent", 2, "7%")):
+        where = anchor(reply, sentences)
+        assert where is not None and where.sentence == index
+        assert sentences[index][where.start : where.end] == written
+    assert anchor("41%", sentences) is None  # another number is not anchored

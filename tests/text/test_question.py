@@ -81,3 +81,13 @@ def test_a_description_question_asks_how_something_is_done_or_what_it_is():
                      "What is the size of the maze?", "Why was the corpus collected?", "Is the corpus public?",
                      "What is the idea behind the farthest insertion heuristic?"):  # fmt: skip
         assert not asks_for_description(question), question
+
+
+def test_a_yes_no_question_may_follow_two_leading_phrases():
+    from evidence.text.question import question_kind
+
+    assert question_kind("With bbmle's mle2, if the Hessian cannot be computed by finite differences, does the "
+                         "function still return a fitted object?") == "yes_no"  # fmt: skip
+    assert question_kind("In the model with X, is FDI welfare improving?") == "yes_no"
+    assert question_kind("What, in the end, is the default?") != "yes_no"  # a "what" question stays one
+    assert question_kind("Which method, if any, does the package use?") == "name"
