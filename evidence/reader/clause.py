@@ -65,6 +65,11 @@ _ASIDE = re.compile(r"\s+\([^()]*\)$")  # a closing parenthetical: an aside, not
 _DENIED = re.compile(r"\b(?:not|never)\s+$", re.I)
 # A clause that only points back ("To achieve this", "because of that") states no reason of its own.
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)$", re.I)
+# "for two reasons" announces reasons given next, not "for obvious identification reasons".
+_POINTS_AHEAD = re.compile(
+    r"for (?:two|three|four|several|some|a few|many|various|(?:the )?following|these|those|both)(?: [\w\-]+)? reasons?",
+    re.I,
+)
 POINTING_WORDS = 3
 MAX_WORDS = 25
 MIN_SHARED = 2  # question terms the clause's sentence shares with the question
@@ -166,6 +171,8 @@ def _within_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None  # "since the": a marker and a function word state nothing
     if len(words) <= POINTING_WORDS and _POINTS_BACK.search(text[start:end]):
         return None
+    if _POINTS_AHEAD.fullmatch(text[start:end]):
+        return None  # "for two reasons": the reasons follow in the next sentences
     return start, end
 
 

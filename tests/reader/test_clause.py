@@ -275,6 +275,9 @@ def test_a_clause_after_a_short_lead_or_before_a_colon_ends_with_its_own_clause(
     needed = "Having individual as the primary sampling unit is necessary for correct standard error calculation."
     assert cut(needed) == "for correct standard error calculation"
     assert cut("The unit is necessary.") is None
+    # A clause that only announces its reasons gives none: they follow in the next sentences.
+    assert cut("We use the numeric type for two reasons.") is None
+    assert cut("We use it for two reasons: speed and range.") is None
 
 
 def test_what_a_thing_is_defined_for_in_a_paper_is_read_from_the_sentence_about_the_thing():
