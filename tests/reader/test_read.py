@@ -426,27 +426,30 @@ LONGER = [
 ]
 
 
-def test_the_next_best_sentences_are_read_when_the_best_give_no_answer(monkeypatch, settings):
+def test_the_next_best_sentences_are_read_when_the_check_ends_the_best_ones_not_found(monkeypatch, settings):
     settings.EVIDENCE_READER_SENTENCES = 5
-    backend = Scripted("not stated", "[2] 1764 workers")
+    monkeypatch.setattr(reading, "CHECK_P", 1.0)  # the check's "no" ends any answer Not found
+    # An answer no sentence states, the check's "no", then the next best sentences' answer (confident: no check).
+    backend = Scripted("2000 workers", "no", "[2] 1764 workers")
     monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
-    result = reading.read("How many workers ran the sort program?", LONGER, EXTRACTIVE, True, threshold=0.0)
+    result = reading.read("How many workers ran the sort program?", LONGER, EXTRACTIVE, True)
     short = result.short
-    assert len(backend.asked) == 2 and "[1] Backup tasks" in backend.asked[1] and "Chubby" not in backend.asked[1]
-    # Numbered in the whole evidence list again: the run cites and highlights it there.
+    assert len(backend.asked) == 3 and "[1] Backup tasks" in backend.asked[2] and "Chubby" not in backend.asked[2]
+    # Numbered in the whole evidence list again: the run cites it there; a second look's answer is never shown.
     assert result.found and short.sentence == 6 and LONGER[6].text[short.start : short.end] == "1764 workers"
-    assert short.reader["second_look"] is True and short.reader["first"]["not_stated"] is True
+    assert not short.shown and short.reader["second_look"] is True and short.reader["first"]["check"]["not_found"]
 
 
 def test_a_second_look_that_finds_nothing_leaves_the_first_reading(monkeypatch, settings):
     settings.EVIDENCE_READER_SENTENCES = 5
-    backend = Scripted("not stated", "ZooKeeper")  # the second look's answer is in no sentence it read
+    monkeypatch.setattr(reading, "CHECK_P", 1.0)
+    backend = Scripted("2000 workers", "no", "not stated")
     monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
-    monkeypatch.setattr(reading, "ANSWERABLE_CHECK", False)
-    result = reading.read("Which coordination service does the sort program use?", LONGER, EXTRACTIVE, True)
-    assert len(backend.asked) == 2 and result.short.text == "" and "second_look" not in result.short.reader
-    # An answer from the best sentences is never read again.
-    backend = Scripted("Chubby")
-    monkeypatch.setattr(reading.runtime, "backend", lambda: backend)
-    assert reading.read("Which lock service does MapReduce rely on?", LONGER, EXTRACTIVE, True).short.text == "Chubby"
-    assert len(backend.asked) == 1
+    result = reading.read("How many workers ran the sort program?", LONGER, EXTRACTIVE, True)
+    assert len(backend.asked) == 3 and not result.found and "second_look" not in result.short.reader
+    # A "not stated", or an answer from the best sentences, is never read again.
+    for replies in (("not stated",), ("Chubby",)):
+        backend = Scripted(*replies)
+        monkeypatch.setattr(reading.runtime, "backend", lambda backend=backend: backend)
+        reading.read("Which lock service does MapReduce rely on?", LONGER, EXTRACTIVE, True)
+        assert len(backend.asked) == 1
