@@ -200,10 +200,11 @@ R_COLUMNS = frozenset({
 
 
 def without_command(words: list[str]) -> list[str]:
-    """A header line's words after the R console command it begins with ("> coef(fmPID)", "R> summary(fit)"): the
-    prompt and the words up to the call's closing parenthesis; the words as they are when the line begins with no
-    prompt, or the call never closes."""
-    if not words or words[0] not in {">", "R>"}:
+    """A header line's words after the R console command it begins with ("> coef(fmPID)", "R> summary(fit)", or a
+    call continued on R's "+" prompt: "+ read.dbf(...)[1:5, ]"): the prompt and the words up to the call's closing
+    parenthesis; the words as they are when the line begins with no prompt, or the call never closes."""
+    continued = len(words) > 1 and words[0] == "+" and "(" in words[1]
+    if not words or not (words[0] in {">", "R>"} or continued):
         return words
     depth = 0
     for i, word in enumerate(words[1:], start=1):
@@ -236,11 +237,14 @@ def row_columns(text: str, header: str) -> list[str]:
 
 def paired_cells(text: str, header: str) -> tuple[str, list[tuple[str, str]]]:
     """The row's label and its (column, cell) pairs, the cells paired with the header's last columns; ("", [])
-    when they do not pair. A row of R's printed matrix is named by a number ("5 -3.318569 0.02748038" under
-    "(Intercept) glucose"): a first cell that is a whole number, one more than the columns, is the label, unless
-    every cell is one ("2 4 5": the names of the values printed below it)."""
+    when they do not pair. A label that sets a value keeps it ("n = 200 1.581 1.924"). A row of R's printed matrix
+    is named by a number ("5 -3.318569 0.02748038" under "(Intercept) glucose"): a first cell that is a whole
+    number, one more than the columns, is the label, unless every cell is one ("2 4 5": the names of the values
+    printed below it)."""
     label, values = row_cells(text)
     columns = joined_repeats(header_columns(header))
+    if label.endswith("=") and len(values) > ROW_CELLS:  # "n = 200 1.581 1.924 ...": the label sets a value
+        label, values = f"{label} {values[0]}", values[1:]
     if not label and len(values) == len(columns) + 1 and values[0].isdigit() and not all(v.isdigit() for v in values):
         label, values = values[0], values[1:]
     if len(values) < ROW_CELLS or not label or " ".join(text.split()) == " ".join(header.split()):

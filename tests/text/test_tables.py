@@ -80,7 +80,11 @@ def test_a_rows_cells_are_named_by_a_header_that_pairs_up_with_them():
     # A header of numbers (a row taken for one) names nothing; nor do columns that cannot pair with the cells.
     assert labelled_row("news runtime .40 .72 1.75", "initial # topics/word 12.2 17.0 26.8") == ""
     header = "median Kaplan-Meier Nelson-Aalen Powell Leurgans G1 Leurgans G2"
-    assert labelled_row("n = 200 1.581 1.924 1.930 2.110 2.136 2.507", header) == ""
+    # A label that sets a value ("n = 200", "p = 0.5") keeps the value: the cells after it pair with the columns.
+    assert labelled_row("n = 200 1.581 1.924 1.930 2.110 2.136 2.507", header) == (
+        "n = 200: median = 1.581; Kaplan-Meier = 1.924; Nelson-Aalen = 1.930; Powell = 2.110; Leurgans G1 = 2.136; "
+        "Leurgans G2 = 2.507"
+    )
     assert labelled_row("A 1.0 2.0", "Name Training signal of the X Y") == ""  # more than 3 words for the label
     assert labelled_row("Privacy given 99 1 97", "") == ""
     assert labelled_row("Item 1 2", "Item 1 2") == ""  # the header itself
@@ -106,6 +110,9 @@ def test_r_output_pairs_its_coefficient_header_and_its_numbered_rows():
     assert labelled_row("2 4 5", header) == ""  # whole numbers only: names of values printed below, not a row
     assert labelled_row("5 -3.3 0.02", "> coef(fmPID (Intercept) glucose") == ""  # a command that never closes
     assert labelled_row("5 -3.3 0.02 0.1", header) == ""  # one cell too many for the label to be a number
+    # The header under a command continued on R's "+" prompt, its rows named by a number and a word.
+    header = '+ read.dbf(system.file("shapes/sids.dbf", package="maptools"))[1:5,c(5,9:14)] NAME BIR74 SID74 BIR79'
+    assert labelled_row("1 Ashe 1091 1 1364", header) == "1 Ashe: BIR74 = 1091; SID74 = 1; BIR79 = 1364"
 
 
 def test_a_key_row_names_the_columns_of_the_rows_below_it():
