@@ -39,6 +39,7 @@ FACE = {
     "score_sentences": "sentences",
     "sigmoid": "heads",
     "split_scope": "sentences",
+    "summary_flags": "sentences",
     "summary_section": "sentences",
     "zscore": "features",
 }

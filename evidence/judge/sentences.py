@@ -66,6 +66,20 @@ def summary_section(label: str | None) -> bool:
     return bool(_SUMMARY.match(label or ""))
 
 
+# A section named as a summary that holds more of the paper's sentences than this is no summary: its later
+# headings were not found, so the label runs on over the body ("Introduction" over 302 of a manual's 305 sentences,
+# "Abstract" over 133 of a vignette's 140).
+SUMMARY_SHARE = 0.2
+
+
+def summary_flags(labels: Sequence[str | None]) -> list[bool]:
+    """Per sentence of one paper (its section labels, in order), whether it is in the paper's summary: a section
+    `summary_section` names that holds at most SUMMARY_SHARE of the paper's sentences."""
+    sizes = Counter(labels)
+    most = SUMMARY_SHARE * len(labels)
+    return [summary_section(label) and sizes[label] <= most for label in labels]
+
+
 def is_junk(block: Block, title: str = "", before_body: bool = False) -> bool:
     """Return whether a sentence can never be evidence: front matter, back matter, headers, bib entries."""
     text = " ".join(block.text.split())

@@ -102,6 +102,18 @@ def test_summary_sections_are_the_abstract_introduction_and_conclusion():
     assert not summary_section("3 Extracting Metadata") and not summary_section("") and not summary_section(None)
 
 
+def test_a_summary_section_that_runs_over_most_of_the_paper_is_body():
+    from evidence.judge.sentences import summary_flags
+
+    paper = ["Abstract"] * 2 + ["1 Introduction"] * 3 + ["2 Method"] * 10 + ["3 Results"] * 4 + ["4 Conclusion"]
+    flags = summary_flags(paper)
+    assert flags[:5] == [True] * 5 and flags[-1] and not any(flags[5:-1])
+    # A manual whose later headings were never found: its "Introduction" label runs over nearly every sentence.
+    manual = ["Abstract"] + ["Introduction"] * 18 + ["Appendix"]
+    assert summary_flags(manual) == [True] + [False] * 19
+    assert summary_flags([]) == []
+
+
 def test_a_footnote_or_sentence_with_a_link_is_evidence_but_a_bare_link_or_header_is_not():
     # a real footnote of the ReVerb paper (dev2): the answer to "which toolkit for POS tagging?"
     assert not is_junk(block("²REVERB uses OpenNLP for POS tagging and NP chunking: http://opennlp.sourceforge.net/"))

@@ -34,7 +34,7 @@ from ...judge import (
     score_sentences,
     sigmoid,
     split_scope,
-    summary_section,
+    summary_flags,
 )
 from ...retrieval import Hit
 from ...text import HEADER_MARK, analyse, column_headers, is_row, missing_names, table_frames, table_leads, terms
@@ -105,7 +105,7 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
     from ...encode import get_embedder
 
     asked = analyse(question)
-    blocks, neighbours, captions, positions, tables = [], [], [], [], []
+    blocks, neighbours, captions, positions, tables, summary_of = [], [], [], [], [], []
     for paper in papers:
         junk = body_flags(list(paper.blocks), paper.title)
         above = nearest_captions([b.text for b in paper.blocks])
@@ -113,9 +113,11 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
         frames = table_frames(texts)
         headers = column_headers(texts)
         leads = table_leads(texts, frames) if TABLE_LEADS else [""] * len(texts)
+        in_summary = summary_flags([b.label for b in paper.blocks])
         for i, block in enumerate(paper.blocks):
             if not junk[i]:
                 blocks.append(block)
+                summary_of.append(float(in_summary[i]))
                 caption, header = frames[i]
                 caption = caption or above[i]  # the caption above the table, else the nearest one
                 table = table_of(block.text, caption, header)
@@ -142,7 +144,7 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
     # A sentence that holds what is asked (a number in the asked measure's unit, a name...) is preferred.
     held = [holds_kind(" ".join(b.text.split()), asked) for b in blocks]
     type_match = np.array([float(h) + float(f) for h, f in held])
-    summary = np.array([float(summary_section(b.label)) for b in blocks])
+    summary = np.array(summary_of)
     if asked.kind in DETAIL_KINDS:
         # A detail (a count, a name...) is stated where the work is described; abstracts, introductions and
         # conclusions restate the paper's topic in the question's words without it.
