@@ -31,7 +31,6 @@ FACE = {
     "can_start_batch": "mining",
     "localize_batch": "localize",
     "mine_qa": "mining",
-    "named_rows": "sentences",
     "nearest_captions": "sentences",
     "paragraph_scores": "paper",
     "pick_paragraphs": "paper",
@@ -42,7 +41,6 @@ FACE = {
     "split_scope": "sentences",
     "summary_flags": "sentences",
     "summary_section": "sentences",
-    "with_named_row": "sentences",
     "zscore": "features",
 }
 __getattr__ = face(__name__, FACE)

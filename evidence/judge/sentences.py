@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..text import is_row, row_label, terms
+from ..text import is_row, terms
 from .features import weighted_bm25, zscore
 from .types import Block
 
@@ -261,53 +261,6 @@ def rank_features(
             np.log1p([len(t) for t in texts]),
         ]
     )
-
-
-# A table row the question names by its label ("what statistic does the LR test report" and "## LR test 5.05 0.02")
-# is read among the first sentences even when the ranker puts prose above it: a row shares few of the question's
-# words, the prose that discusses the table many. A label of a word the paper writes everywhere ("Node 2 (n = 148)"
-# in a paper on trees, ">Cluster 4" in a clustering guide) names no row. Chosen on the in-sample sets (dev, dev2
-# part A, dev4-9; 400 answerable questions) through the product path (evaluations 62-66).
-NAMED_ROW_SHARE = 0.5  # of the label's idf weight, in the question's terms
-NAMED_ROW_MIN = 2.0  # share x the largest idf of the named terms: a label word in at most about 1 in 6 sentences
-NAMED_ROW_SLOT = 2  # the place it is moved up to (0-based): the third sentence, always read
-ROW_WORDS = 30
-
-
-def named_rows(question_terms: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-    """Per sentence, how plainly the question names it as a table row: the idf-weighted share of its label's terms
-    the question holds (at least NAMED_ROW_SHARE), times the largest idf among them (at least NAMED_ROW_MIN); 0
-    when it is no short row of numbers, or the question does not name it."""
-    asked = set(question_terms)
-    sets = [set(terms(t)) for t in texts]
-    frequency = Counter(t for s in sets for t in s)
-    out = np.zeros(len(texts))
-    for i, text in enumerate(texts):
-        if len(text.split()) > ROW_WORDS or not (is_row(text) or table_row_share(text) >= 0.3):
-            continue
-        label = [t for t in terms(row_label(text)) if not t.isdigit()]
-        if not label:
-            continue
-        idf = {t: float(np.log(1 + len(texts) / frequency.get(t, 1))) for t in label}
-        named = [t for t in label if t in asked]
-        share = sum(idf[t] for t in named) / sum(idf.values())
-        weight = share * max((idf[t] for t in named), default=0.0)
-        if share >= NAMED_ROW_SHARE and weight >= NAMED_ROW_MIN:
-            out[i] = weight
-    return out
-
-
-def with_named_row(rank: np.ndarray, named: np.ndarray, slot: int = NAMED_ROW_SLOT) -> np.ndarray:
-    """The ranking with the best-ranked named row (named > 0) moved up to `slot` when it stands below it."""
-    order = np.argsort(-rank, kind="stable")
-    chosen = [int(i) for i in order if named[i] > 0]
-    if not chosen or len(order) <= slot or int(np.flatnonzero(order == chosen[0])[0]) <= slot:
-        return rank
-    target = float(rank[order[slot]])
-    higher = float(rank[order[slot - 1]]) if slot else np.inf
-    out = np.array(rank, dtype=float)
-    out[chosen[0]] = (higher + target) / 2 if np.isfinite(higher) and higher > target else np.nextafter(target, np.inf)
-    return out
 
 
 def coverage(weights: dict[str, float], token_lists: Sequence[Sequence[str]]) -> np.ndarray:

@@ -26,7 +26,6 @@ FACE = {
     "missing_names": "question",
     "named_cell": "tables",
     "refine_query": "question_plan",
-    "row_label": "tables",
     "split_frame": "tables",
     "split_sentences": "sentence_spans",
     "table_frames": "tables",

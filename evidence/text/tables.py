@@ -161,27 +161,6 @@ def table_leads(texts: Sequence[str], frames: Sequence[tuple[str, str]]) -> list
 # cell. Only when the header splits into exactly as many columns as the row has cells (the row's label column
 # optional): a header whose columns cannot be told apart is left as it is.
 
-# A row's label ends at its first number; R prints its output behind "##" (knitr) or "[1]", and echoes commands
-# behind its prompts.
-_FIRST_NUMBER = re.compile(r"^[-+−±(\[]?\d[\d.,%:eE+\-−)\]]*$")
-OUTPUT_MARKS = frozenset({"##", "#", ">", "+", "[1]"})
-LABEL_WORDS = 6  # a row's label is short ("LR test", "Google+ (GP) undirected")
-
-
-def row_label(text: str) -> str:
-    """The words before a row's first number, after an R output mark or prompt ("## LR test 5.05 0.02" -> "LR
-    test"); "" when no number follows them, or they are too many to be a label."""
-    words = text.split()
-    label: list[str] = []
-    for word in words:
-        if word in OUTPUT_MARKS and not label:
-            continue
-        if _FIRST_NUMBER.match(word):
-            return " ".join(label) if len(label) <= LABEL_WORDS else ""
-        label.append(word)
-    return ""
-
-
 HEADER_MARK = "columns: "  # how a row's frame (reading the table's caption and header) names the header
 _KEY = re.compile(r"^\d+[kKmM]?$")
 

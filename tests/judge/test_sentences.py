@@ -7,14 +7,11 @@ from evidence.judge.sentences import (
     body_flags,
     coverage,
     is_junk,
-    named_rows,
     nearest_captions,
     page_head,
-    question_terms,
     rank_features,
     score_sentences,
     table_row_share,
-    with_named_row,
 )
 from evidence.judge.types import Block
 
@@ -151,38 +148,3 @@ def test_the_shipped_sentence_ranker_reads_the_features_the_reader_computes():
     rows[0, RANK_FEATURES.index("type_match")] = 1.0  # holding what is asked ranks a sentence higher
     logits = head.raw(head.select(rows, RANK_FEATURES))
     assert logits[0] > logits[1]
-
-
-GMM = [
-    "The LR test of the over-identifying restrictions is reported below the coefficients.",
-    "## Coefficients: Estimate Std. Error t value Pr(>|t|)",
-    "## mu 4.0293 0.1449 27.8 < 2e-16",
-    "## sig 2.0161 0.1124 17.9 < 2e-16",
-    "## LR test 5.051897 0.024599",
-    "## LM test 5.034917 0.024861",
-    "The test rejects the restrictions at the 5% level.",
-    *[f"Section {i} of the paper describes another part of the package." for i in range(20)],
-]
-
-
-def test_a_row_the_question_names_by_its_label_is_found_among_the_papers_sentences():
-    asked = question_terms("What statistic does the LR test of the over-identifying restrictions report?")
-    named = named_rows(list(asked), GMM)
-    assert named[4] > 0  # "## LR test 5.05 0.02": "LR" and "test" are both asked
-    assert not named_rows(list(asked), GMM[:7])[4]  # in a short text "LR" is everywhere: no longer a row's name
-    assert named[5] == 0  # "LM test": half its label, and the rarer half, is not asked
-    assert named[0] == 0 and named[6] == 0  # prose is no row, however many of the words it shares
-    assert not named_rows(list(question_terms("What is the estimate of mu?")), GMM)[4]
-
-
-def test_the_named_row_is_moved_up_to_the_reading_slot_and_nothing_else_moves():
-    rank = np.array([5.0, 4.0, 3.0, 2.0, 1.0, 0.5])
-    named = np.array([0.0, 0.0, 0.0, 0.0, 1.0, 2.0])  # the best *ranked* named row is moved, not the best named
-    moved = with_named_row(rank, named, slot=2)
-    assert list(np.argsort(-moved, kind="stable")) == [0, 1, 4, 2, 3, 5]
-    assert with_named_row(rank, named, slot=0)[4] > rank.max()
-    # Already at or above the slot, or no row named: the ranking is left as it is.
-    assert list(with_named_row(rank, named, slot=5)) == list(rank)
-    assert list(with_named_row(rank, np.zeros(6), slot=2)) == list(rank)
-    ties = with_named_row(np.zeros(6), named, slot=2)
-    assert int(np.argsort(-ties, kind="stable")[0]) == 4  # tied scores: it goes no lower than the slot

@@ -8,7 +8,6 @@ from evidence.text.tables import (
     is_row,
     key_row,
     labelled_row,
-    row_label,
     split_frame,
     table_frames,
     table_leads,
@@ -209,15 +208,3 @@ def test_a_captioned_table_needs_no_lead():
     texts = ["We report the results below.", "Table 2: Accuracy per dataset", "Dataset Train Test",
              "alpha 1.0 2.0", "beta 3.0 4.0", "gamma 5.0 6.0"]  # fmt: skip
     assert table_leads(texts, table_frames(texts)) == [""] * len(texts)
-
-
-def test_a_rows_label_is_its_words_before_the_first_number_after_rs_output_marks():
-    assert row_label("## LR test 5.051897 0.024599") == "LR test"  # knitr's "##" before R's printed output
-    assert row_label("## theta 10.0758090 0.6213319 16.216 < 2.2e-16 ***") == "theta"
-    assert row_label("HGEED‡ [17] 80.1 72.7 76.2") == "HGEED‡"
-    assert row_label("Google+ (GP) undirected 23628 39242 3.3217 2771") == "Google+ (GP) undirected"
-    assert row_label("cvfit$lambda.min ## [1] 0.03057865") == "cvfit$lambda.min ##"
-    # A row named by a number, a sentence without numbers, a long run of words: no label.
-    assert row_label("3 Problem solved to near optimality") == ""
-    assert row_label("The estimates are printed below.") == ""
-    assert row_label("the number of permutations used by the test in every one of the examples 1000") == ""

@@ -28,7 +28,6 @@ from ...judge import (
     Head,
     Unit,
     body_flags,
-    named_rows,
     nearest_captions,
     question_terms,
     rank_features,
@@ -36,7 +35,6 @@ from ...judge import (
     sigmoid,
     split_scope,
     summary_flags,
-    with_named_row,
 )
 from ...retrieval import Hit
 from ...text import HEADER_MARK, analyse, column_headers, is_row, missing_names, table_frames, table_leads, terms
@@ -157,12 +155,8 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
     features = rank_features(weights, scores, texts, captions, type_match, np.asarray(positions), summary)
     ranker = _head(RANK_HEAD)
     vocabulary = {t for paper in papers for b in paper.blocks for t in terms(b.text)}
-    rank = ranker.raw(ranker.select(features, RANK_FEATURES)) if ranker is not None else scores.score
     focus_terms = [t for t in question_terms(focus or question, sorted(QUESTION_WORDS))]
     absent = sum(t not in vocabulary for t in focus_terms) / max(len(focus_terms), 1)
-    # A question that names what the papers never write ("F1 on MAVEN" of a paper tested on ACE2005 only) does not
-    # name the row of a table that leaves it out.
-    missing = missing_names(question, " ".join(texts))
     return blocks, {
         "absent": np.full(len(blocks), absent),
         "score": scores.score,
@@ -170,7 +164,7 @@ def score_paper_sentences(question: str, papers: list[Unit]) -> tuple[list[Block
         "cosine": scores.cosine,
         "type_match": type_match,
         # The order the reader model reads them in: the fitted sentence ranker's, else the score's.
-        "rank": with_named_row(rank, named_rows(list(weights), texts)) if not missing else rank,
+        "rank": ranker.raw(ranker.select(features, RANK_FEATURES)) if ranker is not None else scores.score,
         "features": features,
         "tables": np.array(tables, dtype=object),
     }
