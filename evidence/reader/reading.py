@@ -261,6 +261,11 @@ def cited_sentence(question: str, reply: Reply, texts: Sequence[str]) -> int | N
 VERDICT_SHOW_AT = 0.5
 
 
+# A "not stated" to a yes/no question is read as "no" when its verdict sentence states a negative or a limit the
+# question goes beyond (as a "yes" on it would be turned to "no"): the run is then answered, not Not found.
+NOT_STATED_DENIAL = True
+
+
 def verdict_sentence(question: str, texts: Sequence[str], named: int | None) -> int:
     """The sentence a yes/no answer is a verdict on: the one the model named; else, of the best ranked and the one
     sharing the most of the question's terms, the one that states a negative (a "yes" resting on it is a conflict),
@@ -295,6 +300,12 @@ def judge_reply(
     kind = "yes_no" if asked == "yes_no" else extractive.kind
     texts = [s.text for s in sentences]
     tables = list(tables or [])
+    denied = NOT_STATED_DENIAL and asked == "yes_no" and reply.not_stated and bool(texts)
+    denied = denied and polarity_conflict(question, "yes", texts[verdict_sentence(question, texts, None)])
+    if denied:
+        # "not stated" to a yes/no question whose sentence denies it ("... should therefore not be applied"): a
+        # small model says "not stated" where the sentence says no. Read as the "yes" that sentence contradicts.
+        reply = Reply("yes", None, False, "yes")
     row = signals_of(reply, completion, extractive, sentences) | kind_signals(asked)
     meta = {"backend": "model", "reply": completion.text[:200], "seconds": round(seconds, 3),
             "prompt_tokens": completion.prompt_tokens, "evaluated_tokens": completion.evaluated_tokens}  # fmt: skip
@@ -343,7 +354,7 @@ def judge_reply(
         row |= second_signals(second, polarity, len(texts), polar=True, question=question, sentence=texts[index])
         probability, show_at = p_right(row)
         show_at = min(show_at, VERDICT_SHOW_AT) if threshold is None else threshold
-        said = {**meta, "conflict": conflict, "polarity": reply.polarity}
+        said = {**meta, "conflict": conflict, "polarity": reply.polarity, **({"not_stated": True} if denied else {})}
         found = answered(row, extractive_found)
         short = ShortAnswer(polarity.capitalize(), index, 0, 0, probability, found and probability >= show_at, kind,
                             [], _rounded(row), reader=said)  # fmt: skip

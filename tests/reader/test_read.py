@@ -148,6 +148,20 @@ def test_the_calibration_is_pinned_and_an_altered_file_refused(tmp_path, monkeyp
         confidence.calibration.cache_clear()
 
 
+def test_not_stated_to_a_yes_no_question_whose_sentence_denies_it_is_a_no():
+    # The model says "not stated" where the sentence says "does not utilize": the sentence's negation answers "No".
+    question = "Does the scheduler utilize a central lock?"
+    result = reading.judge_reply(question, SENTENCES, read_reply("not stated", 3), completion("not stated"),
+                                 EXTRACTIVE, False, None, 1.0)  # fmt: skip
+    short = result.short
+    assert result.found and short.text == "No" and short.sentence == 1 and short.reader["not_stated"] is True
+    assert short.signals["conflict"] == 1.0 and short.signals["said_not_stated"] == 0.0
+    # A sentence that states nothing negative: "not stated" stays unanswered.
+    short = reading.judge_reply("Does MapReduce rely on a lock service?", SENTENCES, read_reply("not stated", 3),
+                                completion("not stated"), EXTRACTIVE, True, None, 1.0).short  # fmt: skip
+    assert short.text == "" and not short.shown
+
+
 def test_not_stated_over_weak_evidence_is_not_found():
     weak = [Sentence(s.text, s.rank, s.score, 0.3) for s in SENTENCES]
     result = reading.judge_reply("How many GPUs?", weak, read_reply("not stated", 3), completion("not stated"),
