@@ -257,7 +257,9 @@ class AnswerOut(Schema):
         "not_found: the collection does not answer; none: no answer (yet)"
     )
     highlight: list[int] | None = Field(
-        None, description="[start, end) of the short answer inside the explanation, when one is shown"
+        None,
+        description="[start, end) of the short answer inside the explanation, when one is shown; for a yes/no "
+        "verdict, the sentence it rests on",
     )
     answer: dict[str, Any]
     citations: list[CitationOut]

@@ -115,6 +115,11 @@ def compose_extractive(
     return compose(chosen, short, max_sentences, found=found)
 
 
+def is_verdict(short: ShortAnswer) -> bool:
+    """Whether a short answer is a yes/no verdict read from a sentence ("No" with no range of its own)."""
+    return short.text in ("Yes", "No") and short.sentence is not None and short.end <= short.start
+
+
 def compose(
     spans: list[EvidenceSpan],
     short: ShortAnswer,
@@ -141,6 +146,8 @@ def compose(
         text = span.quote
         if found and short.shown and span is spans[lead] and short.end > short.start:
             highlight = [offset + short.start, offset + short.end]  # the quote is kept whole: its offsets hold
+        elif found and short.shown and span is spans[lead] and is_verdict(short):
+            highlight = [offset, offset + len(text)]  # a yes/no verdict rests on its whole sentence
         sentence = f"{text} [{span.docid}]"
         parts.append(sentence)
         offset += len(sentence) + 1

@@ -77,6 +77,18 @@ def test_the_short_answer_is_highlighted_at_its_place_in_the_explanation():
     assert answer.exact_answer == "3.9%" and answer.confidence == 0.8
 
 
+def test_a_yes_no_verdict_is_highlighted_as_the_whole_sentence_it_rests_on():
+    spans = [
+        span("a", 0, "Other evidence.", 0.9),
+        span("b", 100, "The simulation results cannot be assumed to be part of the package.", 0.5),
+    ]
+    answer = compose(spans, ShortAnswer("No", 1, 0, 0, 0.82, True, "yes_no"))
+    lo, hi = answer.highlight
+    assert answer.explanation[lo:hi] == spans[1].quote and answer.exact_answer == "No"
+    withheld = compose(spans, ShortAnswer("Yes", 1, 0, 0, 0.2, False, "yes_no"))
+    assert withheld.highlight is None  # a withheld verdict marks nothing
+
+
 def test_a_withheld_short_answer_shows_the_evidence_without_a_guess():
     spans = [span("a", 0, "The review found a bleeding risk of 3.9% in trauma patients.", 0.9)]
     answer = compose(spans, ShortAnswer("3.9%", 0, 36, 40, 0.2, False, "percentage"))
