@@ -116,7 +116,7 @@ def compose_extractive(
 
 
 def is_verdict(short: ShortAnswer) -> bool:
-    """Whether a short answer is a yes/no verdict read from a sentence ("No" with no range of its own)."""
+    """Whether a short answer is a yes/no verdict read from a sentence ("No", with no range of its own)."""
     return short.text in ("Yes", "No") and short.sentence is not None and short.end <= short.start
 
 
@@ -144,10 +144,11 @@ def compose(
         offset = len(parts[0]) + 1
     for span in in_order:
         text = span.quote
-        if found and short.shown and span is spans[lead] and short.end > short.start:
-            highlight = [offset + short.start, offset + short.end]  # the quote is kept whole: its offsets hold
-        elif found and short.shown and span is spans[lead] and is_verdict(short):
-            highlight = [offset, offset + len(text)]  # a yes/no verdict rests on its whole sentence
+        if found and short.shown and span is spans[lead]:
+            if short.end > short.start:
+                highlight = [offset + short.start, offset + short.end]  # the quote is kept whole: its offsets hold
+            elif is_verdict(short):
+                highlight = [offset, offset + len(text)]  # a yes/no verdict rests on its whole sentence
         sentence = f"{text} [{span.docid}]"
         parts.append(sentence)
         offset += len(sentence) + 1
